@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/commands.h"
+#include "core/io/trace_file.h"
+
+namespace gapscope::cli {
+
+int runConvert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    if (args.size() != 2 || args[0].starts_with("-")) {
+        err << "usage: gapscope convert IN OUT\n"
+               "  IN:  a trace GapScope reads (.json, .json.gz)\n"
+               "  OUT: .json or .json.gz (Chrome trace-event JSON in the Kineto dialect)\n";
+        return 2;
+    }
+    auto loaded = loadTraceFile(args[0]);
+    if (!loaded) {
+        err << "gapscope convert: " << loaded.error().toString() << "\n";
+        return 1;
+    }
+    const Trace& trace = loaded.value();
+    for (const ImportWarning& w : trace.warnings)
+        err << "warning: " << w.file << ": at byte " << w.byteOffset << ": " << w.message << "\n";
+    auto saved = saveTraceFile(trace, args[1]);
+    if (!saved) {
+        err << "gapscope convert: " << saved.error().toString() << "\n";
+        return 1;
+    }
+    out << "wrote " << args[1] << ": " << trace.processes.size() << " process(es), " << trace.eventCount()
+        << " events\n";
+    return 0;
+}
+
+} // namespace gapscope::cli

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The figures of DESIGN.md §4: windows, busy/idle, gaps and their causes, exposed time, steps,
+// kernel statistics, launch delay. Pure functions of a finalized Trace; no Qt, no I/O.
+
+#include "core/analysis/interval_set.h"
+#include "core/model/trace.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapscope {
+
+enum class WindowKind : std::uint8_t { Gpu, Trace, Steps, Explicit };
+enum class ActivitySet : std::uint8_t { All, Kernels };
+enum class GapCause : std::uint8_t { Sync, Host, Launch, Dependency, Unknown };
+inline constexpr int kGapCauseCount = 5;
+
+std::string_view windowKindName(WindowKind kind); // "gpu", "trace", "steps", "explicit"
+std::string_view activitySetName(ActivitySet set); // "all", "kernels"
+std::string_view gapCauseName(GapCause cause); // "sync", "host", "launch", "dependency", "unknown"
+
+struct WindowSpec {
+    WindowKind kind = WindowKind::Gpu;
+    /// Steps window: number of leading steps (per process) excluded as warm-up.
+    int warmupSteps = 0;
+    /// Explicit window [start, end).
+    TimeNs explicitStart = 0;
+    TimeNs explicitEnd = 0;
+};
+
+struct AnalysisOptions {
+    WindowSpec window;
+    ActivitySet activity = ActivitySet::All;
+    /// Gaps at most this long whose launch came before the gap are `launch` gaps.
+    TimeNs launchThresholdNs = 30'000;
+    /// NVTX ranges whose name matches this ECMAScript regex are steps too (empty: only ProfilerStep#N).
+    std::string stepPattern;
+    /// Restrict the analysis to this range of the trace's processes (nullopt: all).
+    std::optional<ProcessIndex> process;
+};
+
+/// The window actually used for one process: a union of disjoint ranges (one range except for `steps`).
+struct Window {
+    WindowKind kind = WindowKind::Gpu;
+    IntervalSet ranges;
+    TimeNs start() const; // first range start, 0 if empty
+    TimeNs end() const; // last range end, 0 if empty
+    TimeNs length() const; // total length of the ranges
+};
+
+struct Step {
+    ProcessIndex process;
+    std::string name;
+    TimeNs start = 0;
+    TimeNs end = 0;
+    /// The CPU range that defines it (ProfilerStep#N or the NVTX range).
+    EventRef cpuRange;
+    bool warmup = false;
+};
+
+/// Why a gap is believed to have happened: the events that overlapped it. Evidence, not a verdict.
+struct GapEvidence {
+    /// N: the GPU op that ended the gap (first activity starting at or after the gap end on the device).
+    std::optional<EventRef> closingOp;
+    /// L: the API call that launched N (by correlation id).
+    std::optional<EventRef> launch;
+    /// For `sync`: the host synchronizing call that began before the gap and was running during it.
+    std::optional<EventRef> syncCall;
+    /// For `host`: the innermost CPU/NVTX range on L's thread that covers most of the gap.
+    std::optional<EventRef> hostRange;
+    /// One line a person can read: "cudaStreamSynchronize on thread 1234 from -2.1 ms".
+    std::string summary;
+};
+
+struct Gap {
+    ProcessIndex process;
+    DeviceIndex device;
+    /// Set for a stream gap; nullopt for a device gap (all streams idle).
+    std::optional<LaneIndex> stream;
+    TimeNs start = 0;
+    TimeNs end = 0;
+    GapCause cause = GapCause::Unknown;
+    GapEvidence evidence;
+    TimeNs duration() const { return end - start; }
+};
+
+struct ExposedTime {
+    TimeNs compute = 0;
+    TimeNs communication = 0;
+    TimeNs memcpy = 0;
+    TimeNs idle = 0;
+};
+
+struct DeviceFigures {
+    DeviceIndex device;
+    ProcessIndex process;
+    Window window;
+    TimeNs spanNs = 0; // window length
+    TimeNs busyNs = 0;
+    TimeNs idleNs = 0;
+    double utilization = 0.0; // busy / span; 0 when the span is 0
+    std::size_t gapCount = 0;
+    std::array<TimeNs, kGapCauseCount> idleByCause {};
+    ExposedTime exposed;
+};
+
+struct KernelStats {
+    std::string name;
+    std::size_t count = 0;
+    TimeNs totalNs = 0;
+    TimeNs meanNs = 0;
+    TimeNs p50Ns = 0;
+    TimeNs p95Ns = 0;
+    TimeNs maxNs = 0;
+};
+
+struct AnalysisResult {
+    AnalysisOptions options;
+    /// One window per process (index = ProcessIndex); empty ranges when a process has nothing to measure.
+    std::vector<Window> windows;
+    std::vector<DeviceFigures> devices;
+    /// Device gaps, then stream gaps, each in time order per device/stream.
+    std::vector<Gap> gaps;
+    std::vector<Step> steps;
+    /// Kernels clipped to nothing: whole kernels whose start lies in the window, sorted by total desc.
+    std::vector<KernelStats> kernels;
+    bool hasGpuActivity = false;
+};
+
+/// Runs the whole analysis. Precondition: trace.finalize() was called.
+AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options);
+
+/// Steps of every process (DESIGN.md §4 "Steps"), warm-up flagged per options.window.warmupSteps.
+std::vector<Step> findSteps(const Trace& trace, const std::string& stepPattern, int warmupSteps);
+
+/// The window for one process.
+Window computeWindow(const Trace& trace, ProcessIndex process, const WindowSpec& spec, ActivitySet activity,
+                     const std::vector<Step>& steps);
+
+/// Union of the device's GPU activity (by the activity set), clipped to nothing.
+IntervalSet deviceBusy(const Trace& trace, DeviceIndex device, ActivitySet activity);
+
+/// Start of a GPU op minus the start of the API call that launched it; nullopt without a launch.
+std::optional<TimeNs> launchDelay(const Trace& trace, EventRef gpuOp);
+
+/// Exposed-time breakdown of one device over a window (DESIGN.md §4): sums exactly to window.length().
+ExposedTime exposedTime(const Trace& trace, DeviceIndex device, const Window& window);
+
+/// True for kernels DESIGN.md §4 counts as communication (name contains nccl/rccl, case-insensitive).
+bool isCommunicationKernel(std::string_view name);
+
+/// Whether a host API call synchronizes with the device (cudaDeviceSynchronize, cudaStreamSynchronize,
+/// cudaEventSynchronize, synchronous cudaMemcpy/cudaMemset, cuCtxSynchronize, ...).
+bool isSynchronizingCall(std::string_view name);
+
+} // namespace gapscope

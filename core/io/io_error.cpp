@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/io_error.h"
+
+namespace gapscope {
+
+std::string IoError::toString() const
+{
+    std::string text = file;
+    text += ": ";
+    if (byteOffset) {
+        text += "at byte ";
+        text += std::to_string(*byteOffset);
+        text += ": ";
+    }
+    text += message;
+    return text;
+}
+
+} // namespace gapscope

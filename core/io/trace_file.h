@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/io/io_error.h"
+#include "core/model/trace.h"
+
+#include <string>
+#include <vector>
+
+namespace gapscope {
+
+/// Loads any trace format GapScope reads, chosen by content (gzip magic, JSON), finalized.
+IoResult<Trace> loadTraceFile(const std::string& path);
+/// Loads several files (the ranks of one job) into one trace, one process group each.
+IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths);
+/// Writes in the format its extension names: `.json`, `.json.gz`.
+IoResult<bool> saveTraceFile(const Trace& trace, const std::string& path);
+
+} // namespace gapscope
