@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/analysis.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapscope::cli {
+
+/// The parsed command line of `gapscope report`.
+struct ReportOptions {
+    AnalysisOptions analysis;
+    bool json = false;
+    /// Rows in the "longest gaps" and "top kernels" lists; nullopt: 10 in text, all in JSON.
+    std::optional<std::size_t> top;
+    std::vector<std::string> traces;
+};
+
+/// Parses `report` arguments. On failure returns nullopt and writes the reason to `error`.
+std::optional<ReportOptions> parseReportOptions(const std::vector<std::string>& args, std::string& error);
+
+/// Parses a time such as "1500", "1500ns", "2.5us", "3ms", "1s" into ns (plain numbers are ns).
+std::optional<TimeNs> parseTime(const std::string& text);
+
+} // namespace gapscope::cli

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/report_text.h"
+
+#include "app/cli/report_json.h"
+#include "core/model/time_format.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+
+namespace gapscope::cli {
+
+namespace {
+
+std::string percent(TimeNs part, TimeNs whole)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f %%", whole > 0 ? 100.0 * static_cast<double>(part) / whole : 0.0);
+    return buffer;
+}
+
+std::string processTitle(const Trace& trace, ProcessIndex index)
+{
+    const Process& p = trace.processes[index.value];
+    std::string title = "process " + std::to_string(p.pid);
+    if (!p.name.empty())
+        title += " (" + p.name + ")";
+    if (p.rank)
+        title += ", rank " + std::to_string(*p.rank);
+    return title;
+}
+
+std::string pad(std::string text, std::size_t width)
+{
+    if (text.size() < width)
+        text.append(width - text.size(), ' ');
+    return text;
+}
+
+void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
+{
+    const Device& device = trace.devices[d.device.value];
+    out << "Device " << device.id;
+    if (!device.name.empty())
+        out << " (" << device.name << ")";
+    out << ", " << processTitle(trace, d.process) << "\n";
+    out << "  window       " << windowKindName(d.window.kind) << " [" << d.window.start() << ", " << d.window.end()
+        << ") ns";
+    if (d.window.ranges.intervals().size() > 1)
+        out << " in " << d.window.ranges.intervals().size() << " ranges";
+    out << "\n";
+    out << "  span         " << formatDuration(d.spanNs) << "\n";
+    out << "  busy         " << pad(formatDuration(d.busyNs), 12) << " utilization " << percent(d.busyNs, d.spanNs)
+        << "\n";
+    out << "  idle         " << pad(formatDuration(d.idleNs), 12) << " in " << d.gapCount << " gaps\n";
+    out << "  idle by cause\n";
+    for (int c = 0; c < kGapCauseCount; ++c) {
+        out << "    " << pad(std::string(gapCauseName(static_cast<GapCause>(c))), 11)
+            << pad(formatDuration(d.idleByCause[c]), 12) << " " << percent(d.idleByCause[c], d.spanNs) << "\n";
+    }
+    out << "  exposed time\n";
+    const std::pair<const char*, TimeNs> exposed[] = { { "compute", d.exposed.compute },
+                                                       { "communication", d.exposed.communication },
+                                                       { "memcpy", d.exposed.memcpy },
+                                                       { "idle", d.exposed.idle } };
+    for (const auto& [name, value] : exposed)
+        out << "    " << pad(name, 14) << pad(formatDuration(value), 12) << " " << percent(value, d.spanNs) << "\n";
+}
+
+void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top, std::ostream& out)
+{
+    std::vector<const Gap*> gaps;
+    for (const Gap& g : result.gaps) {
+        if (!g.stream)
+            gaps.push_back(&g);
+    }
+    std::stable_sort(gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->duration() > b->duration(); });
+    if (gaps.size() > top)
+        gaps.resize(top);
+    out << "\nLongest device gaps (start relative to the window start)\n";
+    if (gaps.empty()) {
+        out << "  none\n";
+        return;
+    }
+    for (const Gap* g : gaps) {
+        const Window& w = result.windows[g->process.value];
+        const Device& device = trace.devices[g->device.value];
+        out << "  " << pad(formatDuration(g->duration()), 11) << " at +" << pad(formatDuration(g->start - w.start()), 11)
+            << " device " << device.id;
+        const auto& rank = trace.processes[g->process.value].rank;
+        if (rank)
+            out << " rank " << *rank;
+        out << "  " << pad(std::string(gapCauseName(g->cause)), 10) << " " << g->evidence.summary << "\n";
+    }
+}
+
+void writeSteps(const Trace& trace, const AnalysisResult& result, std::ostream& out)
+{
+    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+        const StepSummary summary = summarizeSteps(result, ProcessIndex { p });
+        if (summary.count + summary.warmup == 0)
+            continue;
+        out << "\nSteps of " << processTitle(trace, ProcessIndex { p }) << ": " << summary.count << " measured, "
+            << summary.warmup << " warm-up excluded; p50 " << formatDuration(summary.p50Ns) << ", p95 "
+            << formatDuration(summary.p95Ns) << "\n";
+        for (const Step& s : result.steps) {
+            if (s.process.value == p)
+                out << "  " << pad(s.name, 24) << pad(formatDuration(s.end - s.start), 12)
+                    << (s.warmup ? "warm-up" : "") << "\n";
+        }
+    }
+}
+
+void writeKernels(const AnalysisResult& result, std::size_t top, std::ostream& out)
+{
+    out << "\nTop kernels by total time\n";
+    if (result.kernels.empty()) {
+        out << "  none\n";
+        return;
+    }
+    out << "  " << pad("total", 12) << pad("count", 8) << pad("mean", 12) << pad("p50", 12) << pad("p95", 12)
+        << pad("max", 12) << "name\n";
+    for (std::size_t i = 0; i < std::min(top, result.kernels.size()); ++i) {
+        const KernelStats& k = result.kernels[i];
+        std::string name = k.name;
+        if (name.size() > 100)
+            name = name.substr(0, 97) + "...";
+        out << "  " << pad(formatDuration(k.totalNs), 12) << pad(std::to_string(k.count), 8)
+            << pad(formatDuration(k.meanNs), 12) << pad(formatDuration(k.p50Ns), 12)
+            << pad(formatDuration(k.p95Ns), 12) << pad(formatDuration(k.maxNs), 12) << name << "\n";
+    }
+}
+
+} // namespace
+
+void writeTextReport(const Trace& trace, const AnalysisResult& result, const ReportOptions& options,
+                     std::ostream& out)
+{
+    const std::size_t top = options.top.value_or(10);
+    out << "GapScope report: window " << windowKindName(options.analysis.window.kind);
+    if (options.analysis.window.kind == WindowKind::Steps)
+        out << " (warm-up steps excluded: " << options.analysis.window.warmupSteps << ")";
+    out << ", activity " << activitySetName(options.analysis.activity) << ", launch threshold "
+        << formatDuration(options.analysis.launchThresholdNs) << "\n";
+    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+        const Process& process = trace.processes[p];
+        out << "  " << processTitle(trace, ProcessIndex { p });
+        if (!process.sourceFile.empty())
+            out << ": " << process.sourceFile;
+        out << "\n";
+    }
+    if (trace.skippedEvents > 0)
+        out << "  " << trace.skippedEvents << " malformed event(s) skipped on import (see --json for where)\n";
+    if (!result.hasGpuActivity) {
+        out << "\nNo GPU activity in this trace (" << trace.eventCount() << " CPU events); nothing to measure.\n";
+        return;
+    }
+    out << "\n";
+    for (const DeviceFigures& d : result.devices)
+        writeDevice(trace, d, out);
+    writeGaps(trace, result, top, out);
+    writeSteps(trace, result, out);
+    writeKernels(result, top, out);
+}
+
+} // namespace gapscope::cli

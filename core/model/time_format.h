@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/event.h"
+
+#include <string>
+
+namespace gapscope {
+
+/// A duration for people: "850 ns", "12.3 µs", "4.56 ms", "1.234 s" (3 significant digits, at least).
+/// `ascii` writes "us" instead of "µs".
+std::string formatDuration(TimeNs ns, bool ascii = false);
+
+} // namespace gapscope
