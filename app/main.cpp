@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/commands.h"
+#ifdef GAPSCOPE_HAVE_GUI
+#include "app/viewer.h"
+#include "core/io/native_format.h"
+
+#include <ctime>
+#include <filesystem>
+#endif
 
 #include <iostream>
 #include <string>
@@ -14,14 +21,52 @@ void printUsage(std::ostream& out)
            "  gapscope report [--json] [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
            "                  [--activity all|kernels] [--launch-threshold-us N] [--top N] TRACE...\n"
            "  gapscope convert IN OUT\n"
+           "  gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]\n"
+           "  gapscope export TRACE [--markdown OUT] [--png OUT] [--window gpu|steps|T0:T1] [--size WxH]\n"
+           "  gapscope [--demo] [TRACE...]   open the viewer (when built with Qt 6)\n"
+           "  gapscope -- PROGRAM [ARGS...]  record PROGRAM, then open the recording in the viewer\n"
            "  gapscope --help | --version\n";
 }
+
+#ifdef GAPSCOPE_HAVE_GUI
+// `gapscope -- PROGRAM [ARGS...]`: records the program (as `gapscope record` does), then opens the
+// recording in the viewer.
+int recordThenView(const std::vector<std::string>& args, char* program)
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm local {};
+    localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &local);
+    std::string output = std::string("gapscope-") + stamp + gapscope::native::kFileExtension;
+    std::vector<std::string> recordArgs { "-o", output };
+    recordArgs.insert(recordArgs.end(), args.begin(), args.end());
+    const int status = gapscope::cli::runRecord(recordArgs, std::cout, std::cerr);
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(output, error))
+        return status;
+    char* viewerArgv[] = { program, output.data(), nullptr };
+    return gapscope::runViewer(2, viewerArgv);
+}
+#endif
 
 } // namespace
 
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
+#ifdef GAPSCOPE_HAVE_GUI
+    if (!args.empty() && args[0] == "--")
+        return recordThenView(args, argv[0]);
+    // No subcommand: the viewer, `gapscope [TRACE...]`. Subcommands below never create a QApplication.
+    if (gapscope::isViewerCommandLine(args))
+        return gapscope::runViewer(argc, argv);
+    const bool hasGui = true;
+#else
+    const bool hasGui = false;
+#endif
+    if (!args.empty() && args[0] == "--has-gui")
+        return hasGui ? 0 : 1;
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         printUsage(std::cout);
         return args.empty() ? 2 : 0;
@@ -36,6 +81,10 @@ int main(int argc, char** argv)
         return gapscope::cli::runReport(args, std::cout, std::cerr);
     if (command == "convert")
         return gapscope::cli::runConvert(args, std::cout, std::cerr);
+    if (command == "export")
+        return gapscope::cli::runExport(args, std::cout, std::cerr);
+    if (command == "record")
+        return gapscope::cli::runRecord(args, std::cout, std::cerr);
     std::cerr << "gapscope: unknown command '" << command << "'\n\n";
     printUsage(std::cerr);
     return 2;

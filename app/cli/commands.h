@@ -11,5 +11,10 @@ namespace gapscope::cli {
 /// and problems to `err`, and returns the process exit code.
 int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runConvert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// `export TRACE --markdown OUT | --png OUT`: the annotations' report or picture (export_options.h).
+int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// `record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]`: runs a program
+/// under the collector and writes its native trace; returns the program's exit status.
+int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace gapscope::cli

@@ -30,10 +30,14 @@ std::string processTitle(const Trace& trace, ProcessIndex index)
     return title;
 }
 
+// Pads to a display width, counting UTF-8 code points (formatDuration writes "µs").
 std::string pad(std::string text, std::size_t width)
 {
-    if (text.size() < width)
-        text.append(width - text.size(), ' ');
+    std::size_t columns = 0;
+    for (unsigned char c : text)
+        columns += (c & 0xc0) != 0x80 ? 1 : 0;
+    if (columns < width)
+        text.append(width - columns, ' ');
     return text;
 }
 

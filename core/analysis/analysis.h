@@ -37,10 +37,19 @@ struct AnalysisOptions {
     ActivitySet activity = ActivitySet::All;
     /// Gaps at most this long whose launch came before the gap are `launch` gaps.
     TimeNs launchThresholdNs = 30'000;
-    /// NVTX ranges whose name matches this ECMAScript regex are steps too (empty: only ProfilerStep#N).
+    /// NVTX ranges (and user_annotation ranges) in whose name this ECMAScript regex finds a match
+    /// (std::regex_search) are steps too (empty: only ProfilerStep#N). An invalid pattern is a warning.
     std::string stepPattern;
     /// Restrict the analysis to this range of the trace's processes (nullopt: all).
     std::optional<ProcessIndex> process;
+    /// List stream gaps (with causes) after the device gaps. A realistic trace has about one stream gap per
+    /// GPU op, so on traces of millions of events this costs far more than the device figures.
+    bool streamGaps = true;
+    /// Fill AnalysisResult::kernels.
+    bool kernelStatistics = true;
+    /// Fill GapEvidence::summary of every gap. On traces with millions of gaps, turn off and call
+    /// describeGap() for the gaps a person looks at.
+    bool gapSummaries = true;
 };
 
 /// The window actually used for one process: a union of disjoint ranges (one range except for `steps`).
@@ -64,7 +73,8 @@ struct Step {
 
 /// Why a gap is believed to have happened: the events that overlapped it. Evidence, not a verdict.
 struct GapEvidence {
-    /// N: the GPU op that ended the gap (first activity starting at or after the gap end on the device).
+    /// N: the GPU op that ended the gap (first activity starting at or after the gap end on the device, or
+    /// on the stream for a stream gap).
     std::optional<EventRef> closingOp;
     /// L: the API call that launched N (by correlation id).
     std::optional<EventRef> launch;
@@ -72,7 +82,8 @@ struct GapEvidence {
     std::optional<EventRef> syncCall;
     /// For `host`: the innermost CPU/NVTX range on L's thread that covers most of the gap.
     std::optional<EventRef> hostRange;
-    /// One line a person can read: "cudaStreamSynchronize on thread 1234 from -2.1 ms".
+    /// One line a person can read: "cudaStreamSynchronize on thread 1234 from -2.100 ms to +3.000 µs; ...",
+    /// times relative to the gap start. Filled when AnalysisOptions::gapSummaries; describeGap() makes it.
     std::string summary;
 };
 
@@ -108,6 +119,16 @@ struct DeviceFigures {
     ExposedTime exposed;
 };
 
+/// Step durations of one process, warm-up steps excluded (DESIGN.md §4).
+struct StepStats {
+    ProcessIndex process;
+    std::size_t count = 0; // steps measured
+    std::size_t warmup = 0; // leading steps excluded as warm-up
+    TimeNs meanNs = 0;
+    TimeNs p50Ns = 0; // nearest-rank percentiles
+    TimeNs p95Ns = 0;
+};
+
 struct KernelStats {
     std::string name;
     std::size_t count = 0;
@@ -126,9 +147,13 @@ struct AnalysisResult {
     /// Device gaps, then stream gaps, each in time order per device/stream.
     std::vector<Gap> gaps;
     std::vector<Step> steps;
+    /// One entry per analyzed process that has steps.
+    std::vector<StepStats> stepStats;
     /// Kernels clipped to nothing: whole kernels whose start lies in the window, sorted by total desc.
     std::vector<KernelStats> kernels;
     bool hasGpuActivity = false;
+    /// Problems with the options (e.g. an invalid step pattern); the analysis went on without the bad part.
+    std::vector<std::string> warnings;
 };
 
 /// Runs the whole analysis. Precondition: trace.finalize() was called.
@@ -139,10 +164,18 @@ std::vector<Step> findSteps(const Trace& trace, const std::string& stepPattern, 
 
 /// The window for one process.
 Window computeWindow(const Trace& trace, ProcessIndex process, const WindowSpec& spec, ActivitySet activity,
-                     const std::vector<Step>& steps);
+    const std::vector<Step>& steps);
 
 /// Union of the device's GPU activity (by the activity set), clipped to nothing.
 IntervalSet deviceBusy(const Trace& trace, DeviceIndex device, ActivitySet activity);
+
+/// Per-name statistics of the kernels whose start lies in their process's window (`windows` indexed by
+/// process), sorted by total time descending; p50/p95 are nearest-rank percentiles.
+std::vector<KernelStats> kernelStatistics(
+    const Trace& trace, const std::vector<Window>& windows, std::optional<ProcessIndex> only = std::nullopt);
+
+/// The one-line GapEvidence::summary of a gap that analyze() classified (with the same launch threshold).
+std::string describeGap(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs = 30'000);
 
 /// Start of a GPU op minus the start of the API call that launched it; nullopt without a launch.
 std::optional<TimeNs> launchDelay(const Trace& trace, EventRef gpuOp);

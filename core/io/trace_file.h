@@ -13,7 +13,7 @@ namespace gapscope {
 IoResult<Trace> loadTraceFile(const std::string& path);
 /// Loads several files (the ranks of one job) into one trace, one process group each.
 IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths);
-/// Writes in the format its extension names: `.json`, `.json.gz`.
+/// Writes in the format its extension names: `.json`, `.json.gz`, `.gapscope` (the native format).
 IoResult<bool> saveTraceFile(const Trace& trace, const std::string& path);
 
 } // namespace gapscope

@@ -34,6 +34,9 @@ struct Process {
     std::string sourceFile;
     /// Chrome `process_sort_index`, kept for the writer.
     std::optional<int> sortIndex;
+    /// Raw JSON object of the top-level keys (other than `traceEvents`) of the file this process came
+    /// from (`schemaVersion`, `distributedInfo`, `deviceProperties`, ...), kept for the writer; empty if none.
+    std::string fileMetadataJson;
 };
 
 /// A GPU, owned by the process that drove it.

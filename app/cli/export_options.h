@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/analysis.h"
+#include "core/annotations/annotation.h"
+#include "core/io/io_error.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapscope::cli {
+
+/// The parsed command line of `gapscope export TRACE [--markdown OUT] [--png OUT] [--window ...] [--size WxH]`.
+struct ExportOptions {
+    std::string trace;
+    /// Markdown report of the sidecar's annotations ("-": standard output).
+    std::optional<std::string> markdown;
+    /// Annotated screenshot.
+    std::optional<std::string> png;
+    /// The range the picture shows: gpu (default), trace, steps or an explicit T0:T1.
+    WindowSpec window;
+    int width = 1920;
+    int height = 1080;
+    /// Activity set, launch threshold, step pattern for the figures (the report's window is each note's range).
+    AnalysisOptions analysis;
+};
+
+/// Parses `export` arguments. On failure returns nullopt and writes the reason to `error`.
+std::optional<ExportOptions> parseExportOptions(const std::vector<std::string>& args, std::string& error);
+
+/// Draws the picture of `gapscope export --png`: the lanes over options.window, the gap bands, the
+/// annotations' callouts and a header, at options.width x options.height, written to *options.png.
+using PngExporter = std::function<IoResult<bool>(
+    const Trace& trace, const std::vector<Annotation>& annotations, const ExportOptions& options)>;
+/// Installs the renderer. The viewer's renderer needs Qt, which gapscope_cli does not link, so the
+/// executable registers it at start-up when it is built with the viewer; without it --png fails clearly.
+void setPngExporter(PngExporter exporter);
+bool hasPngExporter();
+
+} // namespace gapscope::cli

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The Gaps dock: a threshold for the shortest gap highlighted, and the gaps at least that long,
+// longest first. Choosing a row asks for that gap to be shown.
+
+#include "app/models/gap_model.h"
+
+#include <QWidget>
+
+class QLabel;
+class QDoubleSpinBox;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace gapscope::app {
+
+class GapsDock : public QWidget {
+    Q_OBJECT
+public:
+    explicit GapsDock(QWidget* parent = nullptr);
+
+    void setData(std::shared_ptr<const Trace> trace, timeline::AnalysisSnapshot analysis);
+    TimeNs threshold() const;
+    void setThreshold(TimeNs threshold);
+    /// Selects the row of a gap without emitting gapActivated (the timeline already shows it).
+    void showGap(std::optional<std::size_t> gap);
+
+    QTableView* table() const { return m_table; }
+    models::GapModel* model() const { return m_model; }
+    /// The view row (after sorting) of a gap.
+    std::optional<int> viewRowOf(std::size_t gap) const;
+
+signals:
+    void gapActivated(std::size_t gap);
+    void thresholdChanged(gapscope::TimeNs threshold);
+
+private:
+    void updateCount();
+
+    models::GapModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_table;
+    QDoubleSpinBox* m_threshold;
+    QLabel* m_count;
+    bool m_showing = false;
+};
+
+} // namespace gapscope::app

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: MIT
+#include "app/mainwindow/main_window.h"
+
+#include "app/mainwindow/gaps_dock.h"
+#include "app/mainwindow/kernels_dock.h"
+#include "app/mainwindow/search_bar.h"
+#include "app/mainwindow/window_selector.h"
+#include "app/models/event_details.h"
+#include "app/timeline/timeline_view.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QToolBar>
+
+namespace gapscope::app {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+const char* const kDemoFile = "resnet50_num_workers_0.pt.trace.json.gz";
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_state(new timeline::TimelineState(this))
+    , m_view(new timeline::TimelineView(m_state, this))
+    , m_loader(new TraceLoader(this))
+{
+    setWindowTitle(tr("GapScope"));
+    setCentralWidget(m_view);
+    setAcceptDrops(true);
+    resize(1500, 900);
+    createDocks();
+    createActions();
+    createStatusBar();
+
+    connect(m_loader, &TraceLoader::loadProgress, this, [this](quint64, int percent, const QString& text) {
+        m_progress->setRange(0, 100);
+        m_progress->setValue(percent);
+        m_progressLabel->setText(text);
+    });
+    connect(m_loader, &TraceLoader::loadFinished, this, [this](quint64, auto outcome) { onLoadFinished(outcome); });
+    connect(
+        m_loader, &TraceLoader::loadFailed, this, [this](quint64, const QString& message) { onLoadFailed(message); });
+    connect(m_loader, &TraceLoader::loadCanceled, this, [this] {
+        setLoadingUi(false);
+        statusBar()->showMessage(tr("Loading canceled"), 5000);
+    });
+    connect(m_loader, &TraceLoader::analysisFinished, this,
+        [this](quint64, int purpose, const timeline::AnalysisSnapshot& a) { onAnalysisFinished(purpose, a); });
+    connect(m_state, &timeline::TimelineState::selectionChanged, this, &MainWindow::onSelectionChanged);
+    connect(m_state, &timeline::TimelineState::historyChanged, this, [this] {
+        m_backAction->setEnabled(m_state->canGoBack());
+        m_forwardAction->setEnabled(m_state->canGoForward());
+    });
+    connect(m_view, &timeline::TimelineView::hoverMessage, this,
+        [this](const QString& m) { statusBar()->showMessage(m, 4000); });
+    connect(m_view, &timeline::TimelineView::rangeSelected, this,
+        [this](timeline::TimeRange range) { m_windowSelector->setSelectedRange(range); });
+    showSummary();
+}
+
+MainWindow::~MainWindow() = default;
+
+QString MainWindow::demoTracePath()
+{
+    const QStringList candidates {
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gapscope/demo/") + QLatin1String(kDemoFile),
+#ifdef GAPSCOPE_SOURCE_RESOURCES_DIR
+        QStringLiteral(GAPSCOPE_SOURCE_RESOURCES_DIR "/demo/") + QLatin1String(kDemoFile),
+#endif
+    };
+    for (const QString& candidate : candidates) {
+        if (QFileInfo::exists(candidate))
+            return QDir::cleanPath(candidate);
+    }
+    return {};
+}
+
+void MainWindow::createDocks()
+{
+    m_gapsDock = new GapsDock(this);
+    auto* gaps = new QDockWidget(tr("Gaps"), this);
+    gaps->setObjectName(QStringLiteral("gapsDock"));
+    gaps->setWidget(m_gapsDock);
+    addDockWidget(Qt::BottomDockWidgetArea, gaps);
+
+    m_kernelsDock = new KernelsDock(this);
+    auto* kernels = new QDockWidget(tr("Kernels"), this);
+    kernels->setObjectName(QStringLiteral("kernelsDock"));
+    kernels->setWidget(m_kernelsDock);
+    addDockWidget(Qt::BottomDockWidgetArea, kernels);
+    tabifyDockWidget(gaps, kernels);
+    gaps->raise();
+
+    m_details = new QTextBrowser(this);
+    m_details->setOpenLinks(false);
+    auto* details = new QDockWidget(tr("Details"), this);
+    details->setObjectName(QStringLiteral("detailsDock"));
+    details->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, details);
+    resizeDocks({ details }, { 430 }, Qt::Horizontal);
+    resizeDocks({ gaps }, { 250 }, Qt::Vertical);
+
+    connect(m_gapsDock, &GapsDock::gapActivated, this, &MainWindow::showGap);
+    connect(m_gapsDock, &GapsDock::thresholdChanged, m_view, &timeline::TimelineView::setGapThreshold);
+    m_view->setGapThreshold(m_gapsDock->threshold());
+    connect(m_kernelsDock, &KernelsDock::kernelActivated, this, [this](const QString& name) {
+        if (!m_loaded.trace)
+            return;
+        if (const auto longest = models::longestKernelNamed(*m_loaded.trace, name.toStdString()))
+            showTraceEvent(*longest, true);
+    });
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (!m_loaded.trace)
+            return;
+        if (const auto ref = models::eventFromLink(url.toString(), *m_loaded.trace))
+            showTraceEvent(*ref, false);
+    });
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open..."), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("Open traces"), {}, tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+        if (!files.isEmpty())
+            openFiles(files);
+    });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("&Add Files to Timeline..."), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("Add traces (other ranks)"), {}, tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+        if (!files.isEmpty())
+            addFiles(files);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_backAction = view->addAction(tr("&Back"), m_state, &timeline::TimelineState::goBack);
+    m_backAction->setShortcuts({ QKeySequence::Back, QKeySequence(Qt::Key_Backspace) });
+    m_backAction->setEnabled(false);
+    m_forwardAction = view->addAction(tr("&Forward"), m_state, &timeline::TimelineState::goForward);
+    m_forwardAction->setShortcuts({ QKeySequence::Forward, QKeySequence(Qt::SHIFT | Qt::Key_Backspace) });
+    m_forwardAction->setEnabled(false);
+    QAction* fit = view->addAction(tr("&Fit Whole Trace"), m_view, &timeline::TimelineView::fitAll);
+    fit->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F));
+    view->addAction(tr("Fit &Selection (F)"), m_view, &timeline::TimelineView::fitSelection);
+    QAction* legend = view->addAction(tr("Gap &Legend"));
+    legend->setCheckable(true);
+    legend->setChecked(true);
+    connect(legend, &QAction::toggled, m_view, &timeline::TimelineView::setLegendVisible);
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Navigation"), this, [this] {
+        QMessageBox::information(this, tr("Navigation"),
+            tr("Wheel or Ctrl+wheel: zoom around the cursor\nShift+wheel, or wheel over the labels: scroll lanes\n"
+               "Drag: pan\nShift+drag, right-drag or drag on the ruler: select a range (statistics in Details)\n"
+               "W / S: zoom in / out, A / D: pan\nF or double-click: fit the selection or event; Shift+F: whole trace\n"
+               "Alt+Left / Alt+Right: back / forward through zoom history\nCtrl+F: find events by name\n"
+               "Click a group header to collapse or expand it."));
+    });
+
+    QToolBar* tools = addToolBar(tr("Navigation"));
+    tools->setObjectName(QStringLiteral("navigationToolBar"));
+    tools->addAction(open);
+    tools->addAction(m_backAction);
+    tools->addAction(m_forwardAction);
+    tools->addAction(fit);
+    tools->addSeparator();
+    m_windowSelector = new WindowSelector(this);
+    tools->addWidget(m_windowSelector);
+    tools->addSeparator();
+    m_search = new SearchBar(this);
+    tools->addWidget(m_search);
+    connect(m_windowSelector, &WindowSelector::windowChanged, this, [this] {
+        if (m_loaded.trace)
+            m_loader->analyze(m_loaded.trace, analysisOptions(), MainAnalysis);
+    });
+    auto* find = new QAction(tr("Find"), this);
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, this, [this] {
+        m_search->field()->setFocus();
+        m_search->field()->selectAll();
+    });
+    addAction(find);
+    const auto findNext = [this] { m_search->findNext(m_state->selectedEvent(), m_state->visibleRange().first); };
+    const auto findPrevious
+        = [this] { m_search->findPrevious(m_state->selectedEvent(), m_state->visibleRange().second); };
+    auto* next = new QAction(this);
+    next->setShortcut(QKeySequence::FindNext);
+    connect(next, &QAction::triggered, this, findNext);
+    auto* previous = new QAction(this);
+    previous->setShortcut(QKeySequence::FindPrevious);
+    connect(previous, &QAction::triggered, this, findPrevious);
+    addActions({ next, previous });
+    connect(m_search, &SearchBar::nextRequested, this, findNext);
+    connect(m_search, &SearchBar::previousRequested, this, findPrevious);
+    connect(m_search, &SearchBar::found, this, [this](EventRef ref) { showTraceEvent(ref, true); });
+}
+
+void MainWindow::createStatusBar()
+{
+    m_progressLabel = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(220);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    connect(m_cancel, &QPushButton::clicked, m_loader, &TraceLoader::cancelLoad);
+    m_figures = new QLabel(this);
+    statusBar()->addPermanentWidget(m_figures);
+    statusBar()->addPermanentWidget(m_progressLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    setLoadingUi(false);
+}
+
+void MainWindow::setLoadingUi(bool loading)
+{
+    m_progress->setVisible(loading);
+    m_cancel->setVisible(loading);
+    m_progressLabel->setVisible(loading);
+    if (loading) {
+        m_progress->setRange(0, 0);
+        m_progressLabel->setText(tr("Loading..."));
+    }
+}
+
+AnalysisOptions MainWindow::analysisOptions() const
+{
+    AnalysisOptions options;
+    options.window = m_windowSelector->spec();
+    // The Gaps dock lists device gaps; stream gaps cost about one entry per GPU op.
+    options.streamGaps = false;
+    return options;
+}
+
+quint64 MainWindow::openFiles(const QStringList& files)
+{
+    m_pendingFiles = files;
+    setLoadingUi(true);
+    return m_loader->load(files, analysisOptions());
+}
+
+quint64 MainWindow::addFiles(const QStringList& files)
+{
+    QStringList all;
+    for (const std::string& file : m_loaded.files)
+        all << QString::fromStdString(file);
+    for (const QString& file : files) {
+        if (!all.contains(file))
+            all << file;
+    }
+    return openFiles(all);
+}
+
+void MainWindow::openDemo()
+{
+    const QString demo = demoTracePath();
+    if (demo.isEmpty()) {
+        onLoadFailed(tr("The demo trace (%1) is not installed next to gapscope nor in the source tree.")
+                         .arg(QLatin1String(kDemoFile)));
+        return;
+    }
+    openFiles({ demo });
+}
+
+void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
+{
+    setLoadingUi(false);
+    // Analyses still running are of the previous trace: drop them, and forget its results before the
+    // view's reset asks for details.
+    m_loader->dropAnalyses();
+    m_analysis = {};
+    m_rangeAnalysis = {};
+    m_loaded = outcome->loaded;
+    m_windowSelector->setSelectedRange(std::nullopt);
+    m_view->setTrace(m_loaded);
+    m_search->setTrace(m_loaded.trace);
+    applyAnalysis(outcome->analysis);
+    for (const QString& file : m_pendingFiles)
+        addRecentFile(file);
+    QStringList names;
+    for (const std::string& file : m_loaded.files)
+        names << QFileInfo(QString::fromStdString(file)).fileName();
+    setWindowTitle(tr("%1 - GapScope").arg(names.join(QStringLiteral(", "))));
+    m_view->setFocus(); // W/A/S/D work right away
+    QString message = tr("Loaded %n event(s)", nullptr, static_cast<int>(m_loaded.trace->eventCount()));
+    message += tr(" in %1 ms").arg(outcome->elapsedMs);
+    if (!outcome->warnings.isEmpty())
+        message += tr("; %n problem(s) skipped, see Details", nullptr, static_cast<int>(outcome->warnings.size()));
+    statusBar()->showMessage(message, 10000);
+    emit traceShown();
+}
+
+void MainWindow::onLoadFailed(const QString& message)
+{
+    setLoadingUi(false);
+    m_lastError = message;
+    if (!m_errorBox) {
+        // Non-modal: the viewer stays usable (and tests are not blocked) while the message is up.
+        m_errorBox = new QMessageBox(QMessageBox::Warning, tr("Could not open the trace"), {}, QMessageBox::Ok, this);
+        m_errorBox->setModal(false);
+    }
+    m_errorBox->setText(tr("Could not open the trace."));
+    m_errorBox->setInformativeText(message);
+    m_errorBox->show();
+    statusBar()->showMessage(message, 10000);
+    emit loadFailed(message);
+}
+
+void MainWindow::onAnalysisFinished(int purpose, const timeline::AnalysisSnapshot& analysis)
+{
+    if (purpose == MainAnalysis) {
+        applyAnalysis(analysis);
+    } else if (purpose == RangeAnalysis) {
+        m_rangeAnalysis = analysis;
+        onSelectionChanged();
+    }
+}
+
+void MainWindow::applyAnalysis(const timeline::AnalysisSnapshot& analysis)
+{
+    m_analysis = analysis;
+    // Gap indices refer to the previous result.
+    if (m_state->selectedGap())
+        m_state->clearSelection();
+    m_view->setAnalysis(m_analysis);
+    m_gapsDock->setData(m_loaded.trace, m_analysis);
+    m_kernelsDock->setResult(m_analysis.result);
+    updateFigures();
+    onSelectionChanged();
+    emit analysisShown();
+}
+
+void MainWindow::updateFigures()
+{
+    if (!m_analysis.result || !m_loaded.trace) {
+        m_figures->clear();
+        return;
+    }
+    const AnalysisResult& result = *m_analysis.result;
+    QStringList parts;
+    const std::string_view kind = windowKindName(result.options.window.kind);
+    parts << tr("window %1").arg(QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size())));
+    for (const DeviceFigures& d : result.devices) {
+        const Process& process = m_loaded.trace->processes[d.process.value];
+        const QString name = process.rank
+            ? tr("rank %1 GPU %2").arg(*process.rank).arg(m_loaded.trace->devices[d.device.value].id)
+            : tr("GPU %1").arg(m_loaded.trace->devices[d.device.value].id);
+        parts << tr("%1: %2 busy of %3 (%4 %)")
+                     .arg(name, models::durationText(d.busyNs), models::durationText(d.spanNs))
+                     .arg(100.0 * d.utilization, 0, 'f', 1);
+        if (parts.size() > 4)
+            break;
+    }
+    if (!result.hasGpuActivity)
+        parts << tr("no GPU activity in this trace");
+    m_figures->setText(parts.join(QStringLiteral(" \u00b7 ")));
+}
+
+void MainWindow::showGap(std::size_t gap)
+{
+    if (!m_analysis.result || gap >= m_analysis.result->gaps.size())
+        return;
+    const Gap& g = m_analysis.result->gaps[gap];
+    m_state->selectGap(gap);
+    m_view->revealDevice(g.device);
+    // Context on both sides: the gap takes two thirds of the view.
+    m_view->zoomToRange(g.start, g.end, 0.25);
+}
+
+void MainWindow::showTraceEvent(EventRef event, bool zoom)
+{
+    if (!m_loaded.trace)
+        return;
+    m_state->selectEvent(event);
+    m_view->revealLane(event.lane);
+    const Event& e = m_loaded.trace->event(event);
+    const auto [start, end] = m_state->visibleRange();
+    if (zoom)
+        m_view->zoomToRange(e.start, e.end, 1.0);
+    else if (e.end < start || e.start > end)
+        m_view->zoomToRange(e.start, e.end, static_cast<double>(end - start) / std::max<TimeNs>(1, 2 * e.duration()));
+}
+
+void MainWindow::onSelectionChanged()
+{
+    if (!m_loaded.trace) {
+        showSummary();
+        return;
+    }
+    const TimeNs origin = m_state->bounds().first;
+    m_gapsDock->showGap(m_state->selectedGap());
+    if (const auto event = m_state->selectedEvent()) {
+        m_details->setHtml(models::eventDetailsHtml(*m_loaded.trace, *event, origin));
+    } else if (const auto gap = m_state->selectedGap(); gap && m_analysis.result) {
+        m_details->setHtml(models::gapDetailsHtml(*m_loaded.trace, *m_analysis.result, *gap, origin));
+    } else if (const auto range = m_state->selectedRange()) {
+        const auto& r = m_rangeAnalysis.result;
+        const bool current = r && r->options.window.kind == WindowKind::Explicit
+            && r->options.window.explicitStart == range->first && r->options.window.explicitEnd == range->second;
+        if (current) {
+            m_details->setHtml(models::rangeDetailsHtml(*m_loaded.trace, *r, *range, origin));
+        } else {
+            m_details->setHtml(tr("<p>Measuring the range...</p>"));
+            AnalysisOptions options = analysisOptions();
+            options.window = WindowSpec { WindowKind::Explicit, 0, range->first, range->second };
+            m_loader->analyze(m_loaded.trace, options, RangeAnalysis);
+        }
+    } else {
+        showSummary();
+    }
+}
+
+void MainWindow::showSummary()
+{
+    if (!m_loaded.trace) {
+        m_details->setHtml(tr("<h3>GapScope</h3><p>Open a trace with File \u203a Open, drop files on the window, or "
+                              "try File \u203a Open Demo Trace.</p><p>Several files open side by side, one process "
+                              "group (rank) each.</p>"));
+        return;
+    }
+    const Trace& trace = *m_loaded.trace;
+    QString html = tr("<h3 style='margin:0'>Trace</h3><p>");
+    for (const std::string& file : m_loaded.files)
+        html += QString::fromStdString(file).toHtmlEscaped() + QStringLiteral("<br>");
+    html += tr("%1 processes, %2 GPUs, %3 lanes, %4 events</p>")
+                .arg(trace.processes.size())
+                .arg(trace.devices.size())
+                .arg(trace.lanes.size())
+                .arg(trace.eventCount());
+    if (m_analysis.result) {
+        for (const DeviceFigures& d : m_analysis.result->devices)
+            html += tr("<p>GPU %1: utilization <b>%2 %</b> over the %3 window (%4); %5 gaps, idle %6.</p>")
+                        .arg(trace.devices[d.device.value].id)
+                        .arg(100.0 * d.utilization, 0, 'f', 2)
+                        .arg(QString::fromStdString(std::string(windowKindName(d.window.kind))))
+                        .arg(models::durationText(d.spanNs))
+                        .arg(d.gapCount)
+                        .arg(models::durationText(d.idleNs));
+        if (m_analysis.result->hasGpuActivity)
+            html += tr("<p>Click a gap band, or a row of the Gaps dock, to read why the GPU was idle. Drag with "
+                       "Shift (or on the ruler) to measure a range.</p>");
+        else
+            html += tr("<p>No GPU activity in this trace: there are no GPU figures or gaps to show.</p>");
+        for (const std::string& w : m_analysis.result->warnings)
+            html += QStringLiteral("<p style='color:#a00'>%1</p>").arg(QString::fromStdString(w).toHtmlEscaped());
+    }
+    if (!trace.warnings.empty()) {
+        html += tr("<p style='color:#a00'>%n event(s) skipped while loading:</p><ul>", nullptr,
+            static_cast<int>(trace.skippedEvents));
+        for (std::size_t i = 0; i < trace.warnings.size() && i < 20; ++i) {
+            const ImportWarning& w = trace.warnings[i];
+            html += QStringLiteral("<li>%1: at byte %2: %3</li>")
+                        .arg(QString::fromStdString(w.file).toHtmlEscaped())
+                        .arg(w.byteOffset)
+                        .arg(QString::fromStdString(w.message).toHtmlEscaped());
+        }
+        html += QStringLiteral("</ul>");
+    }
+    m_details->setHtml(html);
+}
+
+void MainWindow::addRecentFile(const QString& file)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    const QString path = QFileInfo(file).absoluteFilePath();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecentFiles)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& file : recent)
+        m_recentMenu->addAction(QFileInfo(file).fileName(), this, [this, file] { openFiles({ file }); })
+            ->setToolTip(file);
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList files;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            files << url.toLocalFile();
+    }
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    // Ctrl adds the dropped files to what is shown (more ranks); a plain drop replaces it.
+    if (event->modifiers() & Qt::ControlModifier)
+        addFiles(files);
+    else
+        openFiles(files);
+}
+
+} // namespace gapscope::app

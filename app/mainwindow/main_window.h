@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The main window: the timeline in the middle, the Gaps, Kernels and Details docks around it, and
+// the loading of traces off the GUI thread with progress and Cancel. A failed load shows a
+// non-modal dialog naming the file and the place, and leaves the previous trace on screen.
+
+#include "app/mainwindow/trace_loader.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QMenu;
+class QMessageBox;
+class QProgressBar;
+class QPushButton;
+class QTextBrowser;
+
+namespace gapscope::timeline {
+class TimelineState;
+class TimelineView;
+} // namespace gapscope::timeline
+
+namespace gapscope::app {
+
+class GapsDock;
+class KernelsDock;
+class SearchBar;
+class WindowSelector;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Loads files into one timeline (one process group each), replacing what is shown once done.
+    quint64 openFiles(const QStringList& files);
+    /// Loads the files shown now plus these, side by side.
+    quint64 addFiles(const QStringList& files);
+    void openDemo();
+    /// The bundled demo trace: next to the installed binary or in the source tree; empty if missing.
+    static QString demoTracePath();
+
+    timeline::TimelineView* timelineView() const { return m_view; }
+    timeline::TimelineState* timelineState() const { return m_state; }
+    GapsDock* gapsDock() const { return m_gapsDock; }
+    KernelsDock* kernelsDock() const { return m_kernelsDock; }
+    QTextBrowser* detailsPanel() const { return m_details; }
+    SearchBar* searchBar() const { return m_search; }
+    WindowSelector* windowSelector() const { return m_windowSelector; }
+    bool isLoading() const { return m_loader->isLoading(); }
+    QString lastError() const { return m_lastError; }
+    QMessageBox* errorDialog() const { return m_errorBox; }
+    std::shared_ptr<const Trace> trace() const { return m_loaded.trace; }
+    std::shared_ptr<const AnalysisResult> analysis() const { return m_analysis.result; }
+    /// Selects a gap and shows it as a click in the Gaps dock would.
+    void showGap(std::size_t gap);
+    void showTraceEvent(EventRef event, bool zoom);
+
+signals:
+    /// A load finished and its trace is on screen.
+    void traceShown();
+    /// A load failed; the message names the file and the place.
+    void loadFailed(const QString& message);
+    /// The figures of a new window are shown.
+    void analysisShown();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    enum AnalysisPurpose { MainAnalysis = 1, RangeAnalysis = 2 };
+
+    void createActions();
+    void createDocks();
+    void createStatusBar();
+    void onLoadFinished(std::shared_ptr<const LoadOutcome> outcome);
+    void onLoadFailed(const QString& message);
+    void onAnalysisFinished(int purpose, const timeline::AnalysisSnapshot& analysis);
+    void applyAnalysis(const timeline::AnalysisSnapshot& analysis);
+    void onSelectionChanged();
+    void showSummary();
+    void updateFigures();
+    void setLoadingUi(bool loading);
+    void addRecentFile(const QString& file);
+    void rebuildRecentMenu();
+    AnalysisOptions analysisOptions() const;
+
+    timeline::TimelineState* m_state;
+    timeline::TimelineView* m_view;
+    TraceLoader* m_loader;
+    GapsDock* m_gapsDock = nullptr;
+    KernelsDock* m_kernelsDock = nullptr;
+    QTextBrowser* m_details = nullptr;
+    SearchBar* m_search = nullptr;
+    WindowSelector* m_windowSelector = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_backAction = nullptr;
+    QAction* m_forwardAction = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QLabel* m_progressLabel = nullptr;
+    QLabel* m_figures = nullptr;
+    QMessageBox* m_errorBox = nullptr;
+    QString m_lastError;
+    QStringList m_pendingFiles;
+
+    timeline::LoadedTrace m_loaded;
+    timeline::AnalysisSnapshot m_analysis;
+    timeline::AnalysisSnapshot m_rangeAnalysis;
+};
+
+} // namespace gapscope::app

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "app/mainwindow/search_bar.h"
+
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+
+namespace gapscope::app {
+
+SearchBar::SearchBar(QWidget* parent)
+    : QWidget(parent)
+    , m_field(new QLineEdit(this))
+    , m_status(new QLabel(this))
+{
+    m_field->setPlaceholderText(tr("Find events by name (Ctrl+F)"));
+    m_field->setClearButtonEnabled(true);
+    m_field->setMinimumWidth(220);
+    auto* previous = new QToolButton(this);
+    previous->setText(QStringLiteral("\u25c0"));
+    previous->setToolTip(tr("Previous match (Shift+Enter, Shift+F3)"));
+    auto* next = new QToolButton(this);
+    next->setText(QStringLiteral("\u25b6"));
+    next->setToolTip(tr("Next match (Enter, F3)"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_field);
+    layout->addWidget(previous);
+    layout->addWidget(next);
+    layout->addWidget(m_status);
+    connect(previous, &QToolButton::clicked, this, &SearchBar::previousRequested);
+    connect(next, &QToolButton::clicked, this, &SearchBar::nextRequested);
+    connect(m_field, &QLineEdit::returnPressed, this, [this] {
+        if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)
+            emit previousRequested();
+        else
+            emit nextRequested();
+    });
+    connect(m_field, &QLineEdit::textChanged, this, [this] { m_status->clear(); });
+}
+
+void SearchBar::setTrace(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    m_search.reset();
+    m_searchText.clear();
+    m_status->clear();
+}
+
+void SearchBar::updateSearch()
+{
+    if (!m_trace || (m_search && m_searchText == m_field->text()))
+        return;
+    m_searchText = m_field->text();
+    m_search = std::make_unique<models::EventSearch>(*m_trace, m_searchText.toStdString());
+    const std::size_t count = m_search->count(*m_trace);
+    m_status->setText(count ? tr("%n match(es)", nullptr, static_cast<int>(count)) : tr("no match"));
+}
+
+void SearchBar::findNext(std::optional<EventRef> current, TimeNs visibleStart)
+{
+    updateSearch();
+    if (!m_search)
+        return;
+    if (const auto hit = m_search->next(*m_trace, current, visibleStart))
+        emit found(*hit);
+}
+
+void SearchBar::findPrevious(std::optional<EventRef> current, TimeNs visibleEnd)
+{
+    updateSearch();
+    if (!m_search)
+        return;
+    if (const auto hit = m_search->previous(*m_trace, current, visibleEnd))
+        emit found(*hit);
+}
+
+} // namespace gapscope::app

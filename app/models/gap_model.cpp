@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#include "app/models/gap_model.h"
+
+#include "app/models/event_details.h"
+#include "app/timeline/timeline_palette.h"
+
+#include <QBrush>
+
+#include <algorithm>
+
+namespace gapscope::models {
+
+GapModel::GapModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void GapModel::setData(std::shared_ptr<const Trace> trace, timeline::AnalysisSnapshot analysis)
+{
+    beginResetModel();
+    m_trace = std::move(trace);
+    m_analysis = std::move(analysis);
+    const auto span = m_trace ? m_trace->timeSpan() : std::nullopt;
+    m_origin = span ? span->first : 0;
+    rebuildRows();
+    endResetModel();
+}
+
+void GapModel::setThreshold(TimeNs threshold)
+{
+    if (threshold == m_threshold)
+        return;
+    beginResetModel();
+    m_threshold = threshold;
+    rebuildRows();
+    endResetModel();
+}
+
+void GapModel::rebuildRows()
+{
+    m_rows.clear();
+    if (!m_analysis.result)
+        return;
+    const auto& gaps = m_analysis.result->gaps;
+    for (std::size_t i = 0; i < gaps.size(); ++i) {
+        if (!gaps[i].stream && gaps[i].duration() >= m_threshold)
+            m_rows.push_back(i);
+    }
+    // Longest first; the proxy may re-sort.
+    std::stable_sort(m_rows.begin(), m_rows.end(),
+        [&](std::size_t a, std::size_t b) { return gaps[a].duration() > gaps[b].duration(); });
+}
+
+std::optional<int> GapModel::rowOf(std::size_t gap) const
+{
+    const auto it = std::find(m_rows.begin(), m_rows.end(), gap);
+    if (it == m_rows.end())
+        return std::nullopt;
+    return static_cast<int>(it - m_rows.begin());
+}
+
+int GapModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int GapModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant GapModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const std::size_t gapIndex = m_rows[static_cast<std::size_t>(index.row())];
+    const Gap& gap = m_analysis.result->gaps[gapIndex];
+    if (role == GapIndexRole)
+        return QVariant::fromValue(static_cast<qulonglong>(gapIndex));
+    if (role == SortRole) {
+        switch (index.column()) {
+        case DurationColumn:
+            return QVariant::fromValue(static_cast<qlonglong>(gap.duration()));
+        case StartColumn:
+            return QVariant::fromValue(static_cast<qlonglong>(gap.start));
+        case DeviceColumn:
+            return QVariant::fromValue(static_cast<qlonglong>(gap.device.value));
+        case CauseColumn:
+            return static_cast<int>(gap.cause);
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::DecorationRole && index.column() == CauseColumn)
+        return timeline::gapCauseColor(gap.cause);
+    if (role == Qt::TextAlignmentRole && (index.column() == DurationColumn || index.column() == StartColumn))
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    switch (index.column()) {
+    case DurationColumn:
+        return durationText(gap.duration());
+    case StartColumn:
+        return relativeTime(gap.start, m_origin);
+    case DeviceColumn: {
+        const Device& device = m_trace->devices[gap.device.value];
+        const Process& process = m_trace->processes[device.process.value];
+        return process.rank ? QStringLiteral("rank %1 GPU %2").arg(*process.rank).arg(device.id)
+                            : QStringLiteral("GPU %1").arg(device.id);
+    }
+    case CauseColumn: {
+        const std::string_view name = gapCauseName(gap.cause);
+        return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    }
+    case EvidenceColumn:
+        return gapEvidenceLine(*m_trace, gap);
+    default:
+        return {};
+    }
+}
+
+QVariant GapModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case DurationColumn:
+        return tr("Duration");
+    case StartColumn:
+        return tr("Start");
+    case DeviceColumn:
+        return tr("Device");
+    case CauseColumn:
+        return tr("Cause");
+    case EvidenceColumn:
+        return tr("Evidence");
+    default:
+        return {};
+    }
+}
+
+} // namespace gapscope::models

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The vertical arrangement of the timeline: process groups with their thread lanes, then each device
+// with its utilization lane and stream lanes. Pure data, built from a trace and the collapse state.
+
+#include "core/model/trace.h"
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gapscope::timeline {
+
+enum class RowKind : std::uint8_t {
+    ProcessHeader, // collapsible group: one process (one rank)
+    DeviceHeader, // collapsible group: one GPU of a process
+    ThreadLane, // CPU thread: API calls, CPU ops, NVTX ranges, nested by depth
+    UtilizationLane, // busy fraction of a device per pixel
+    StreamLane, // one CUDA stream: kernels, memcpys, memsets
+};
+
+struct LayoutRow {
+    RowKind kind = RowKind::ThreadLane;
+    /// Top and height in content pixels (before vertical scrolling).
+    int y = 0;
+    int height = 0;
+    /// Nesting of the label: 0 for processes, 1 for devices and threads, 2 for device lanes.
+    int indent = 0;
+    ProcessIndex process;
+    std::optional<DeviceIndex> device;
+    std::optional<LaneIndex> lane;
+    /// Nesting rows shown in a lane (ThreadLane/StreamLane); 1 otherwise.
+    int depthRows = 1;
+    std::string label;
+    /// For headers: whether the group is folded away.
+    bool collapsed = false;
+};
+
+struct LayoutMetrics {
+    int headerHeight = 22;
+    int depthRowHeight = 18;
+    int utilizationHeight = 22;
+    int laneSpacing = 3;
+    /// Deeper nesting is not shown (Python stacks can be hundreds of frames deep).
+    int maxDepthRows = 24;
+};
+
+/// Which groups are folded away; keys are process and device indices.
+struct CollapseState {
+    std::set<std::uint32_t> processes;
+    std::set<std::uint32_t> devices;
+};
+
+class LaneLayout {
+public:
+    /// `depthCounts[lane]` is the lane's number of nesting depths (TimelineIndex::depthCount).
+    static LaneLayout build(const Trace& trace, const std::vector<int>& depthCounts, const CollapseState& collapse,
+        const LayoutMetrics& metrics = {});
+
+    const std::vector<LayoutRow>& rows() const { return m_rows; }
+    const LayoutMetrics& metrics() const { return m_metrics; }
+    int totalHeight() const { return m_totalHeight; }
+    /// The row containing content y, if any.
+    std::optional<std::size_t> rowAt(int y) const;
+    /// Rows overlapping content [y0, y1), as an index range.
+    std::pair<std::size_t, std::size_t> rowsIn(int y0, int y1) const;
+    /// The nesting depth under content y within a lane row, if y is on one.
+    std::optional<int> depthAt(const LayoutRow& row, int y) const;
+    /// Content y of the top of nesting row `depth` of a lane, if the lane is shown.
+    std::optional<int> laneDepthTop(LaneIndex lane, int depth) const;
+    std::optional<std::size_t> rowOfLane(LaneIndex lane) const;
+    /// The content y range [top, bottom) that a device's gap bands cover (its utilization and stream
+    /// lanes), or nullopt when the device is collapsed or hidden.
+    std::optional<std::pair<int, int>> deviceBand(DeviceIndex device) const;
+
+private:
+    std::vector<LayoutRow> m_rows;
+    std::vector<std::optional<std::size_t>> m_rowOfLane;
+    std::vector<std::optional<std::pair<int, int>>> m_deviceBands;
+    LayoutMetrics m_metrics;
+    int m_totalHeight = 0;
+};
+
+/// "rank 1 · python (pid 4242)", the label of a process group.
+std::string processLabel(const Process& process);
+/// "python worker (tid 12)" or "thread 12".
+std::string threadLabel(const Lane& lane);
+/// "stream 7".
+std::string streamLabel(const Lane& lane);
+/// "GPU 0 · Tesla V100" or "GPU 0".
+std::string deviceLabel(const Device& device);
+
+} // namespace gapscope::timeline

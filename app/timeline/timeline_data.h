@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The immutable results a load or an analysis hands to the GUI thread. Shared, never modified after
+// they are built, so the GUI and background jobs can read them at the same time.
+
+#include "app/timeline/gap_overlay.h"
+#include "app/timeline/timeline_index.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gapscope::timeline {
+
+struct LoadedTrace {
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const TimelineIndex> index;
+    std::vector<std::string> files;
+};
+
+struct AnalysisSnapshot {
+    std::shared_ptr<const AnalysisResult> result;
+    std::shared_ptr<const GapOverlay> gaps;
+};
+
+/// Builds the overlay for a result (cheap: one pass over the gaps).
+inline AnalysisSnapshot makeAnalysisSnapshot(const Trace& trace, AnalysisResult result)
+{
+    auto shared = std::make_shared<const AnalysisResult>(std::move(result));
+    auto gaps = std::make_shared<const GapOverlay>(*shared, trace.devices.size());
+    return { std::move(shared), std::move(gaps) };
+}
+
+} // namespace gapscope::timeline

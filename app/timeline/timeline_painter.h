@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Paints a timeline scene with QPainter, on a widget or an offscreen image (the benchmark). Reads the
+// model, the layout and cached draw lists; decides nothing about navigation.
+
+#include "app/timeline/draw_list.h"
+#include "app/timeline/gap_overlay.h"
+#include "app/timeline/lane_layout.h"
+
+#include <QRect>
+#include <QString>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+class QPainter;
+
+namespace gapscope::timeline {
+
+struct StepMark {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    QString label;
+    bool warmup = false;
+};
+
+/// Everything one frame shows. Pointers are borrowed for the duration of paint().
+struct TimelineScene {
+    const Trace* trace = nullptr;
+    const TimelineIndex* index = nullptr;
+    const LaneLayout* layout = nullptr;
+    const AnalysisResult* analysis = nullptr;
+    const GapOverlay* gaps = nullptr;
+    /// The time axis of the lanes area (its width is the widget width minus the label column).
+    TimeAxis axis;
+    /// Zero of the ruler (the trace start).
+    TimeNs origin = 0;
+    int width = 0;
+    int height = 0;
+    int scrollY = 0;
+    int labelWidth = 240;
+    int rulerHeight = 34;
+    /// Gaps shorter than this get no band.
+    TimeNs gapThreshold = 0;
+    std::optional<std::size_t> selectedGap;
+    std::optional<EventRef> selectedEvent;
+    std::optional<EventRef> hoveredEvent;
+    /// Launch call -> GPU op arrows to draw.
+    std::vector<std::pair<EventRef, EventRef>> flows;
+    std::optional<std::pair<TimeNs, TimeNs>> rangeSelection;
+    std::vector<StepMark> steps;
+    bool showLegend = true;
+};
+
+class TimelinePainter {
+public:
+    /// Paints the whole frame. `cache` must be set to scene.axis (DrawListCache::setAxis) by the caller.
+    void paint(QPainter& painter, const TimelineScene& scene, DrawListCache& cache) const;
+
+    /// Screen rectangle of the lanes area, and the mapping between screen and content/axis coordinates.
+    static QRect lanesRect(const TimelineScene& scene);
+    static int contentYToScreen(const TimelineScene& scene, int contentY)
+    {
+        return contentY - scene.scrollY + scene.rulerHeight;
+    }
+    static int screenYToContent(const TimelineScene& scene, int screenY)
+    {
+        return screenY - scene.rulerHeight + scene.scrollY;
+    }
+    static double axisXToScreen(const TimelineScene& scene, double x) { return x + scene.labelWidth; }
+    static double screenXToAxis(const TimelineScene& scene, double x) { return x - scene.labelWidth; }
+    /// Screen rectangle of an event (one depth row of its lane), if its lane is laid out.
+    static std::optional<QRect> eventRect(const TimelineScene& scene, EventRef ref);
+    /// Screen rectangle of the legend box (for clicks and tests); empty when hidden.
+    static QRect legendRect(const TimelineScene& scene);
+
+private:
+    void paintLanes(QPainter& painter, const TimelineScene& scene, DrawListCache& cache) const;
+    void paintLaneItems(
+        QPainter& painter, const TimelineScene& scene, const LayoutRow& row, int top, const LaneDrawList& list) const;
+    void paintUtilization(
+        QPainter& painter, const TimelineScene& scene, const LayoutRow& row, int top, DrawListCache& cache) const;
+    void paintGapBands(QPainter& painter, const TimelineScene& scene) const;
+    void paintSelection(QPainter& painter, const TimelineScene& scene) const;
+    void paintLabels(QPainter& painter, const TimelineScene& scene) const;
+    void paintRuler(QPainter& painter, const TimelineScene& scene) const;
+    void paintLegend(QPainter& painter, const TimelineScene& scene) const;
+};
+
+} // namespace gapscope::timeline

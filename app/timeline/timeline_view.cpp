@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: MIT
+#include "app/timeline/timeline_view.h"
+
+#include "app/models/event_details.h"
+#include "app/timeline/hit_test.h"
+
+#include <QCursor>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace gapscope::timeline {
+
+namespace {
+
+constexpr int kLabelWidth = 240;
+constexpr int kRulerHeight = 34;
+constexpr int kClickSlopPx = 3;
+constexpr TimeNs kMinVisibleSpanNs = 20;
+constexpr double kKeyZoomFactor = 1.25;
+constexpr double kKeyPanFraction = 0.1;
+
+} // namespace
+
+TimelineView::TimelineView(TimelineState* state, QWidget* parent)
+    : QAbstractScrollArea(parent)
+    , m_state(state)
+{
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    viewport()->setMouseTracking(true);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(480, 240);
+    connect(m_state, &TimelineState::visibleRangeChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(m_state, &TimelineState::selectionChanged, viewport(), qOverload<>(&QWidget::update));
+}
+
+void TimelineView::setTrace(const LoadedTrace& loaded)
+{
+    m_loaded = loaded;
+    m_analysis = {};
+    m_steps.clear();
+    m_collapse = {};
+    m_hovered.reset();
+    m_pendingRange.reset();
+    m_cache.clear();
+    rebuildLayout();
+    verticalScrollBar()->setValue(0);
+    const auto span = m_loaded.trace ? m_loaded.trace->timeSpan() : std::nullopt;
+    m_state->reset(span ? span->first : 0, span ? span->second : 1);
+    viewport()->update();
+}
+
+void TimelineView::setAnalysis(const AnalysisSnapshot& analysis)
+{
+    m_analysis = analysis;
+    m_steps.clear();
+    if (m_analysis.result) {
+        for (const Step& step : m_analysis.result->steps)
+            m_steps.push_back({ step.start, step.end, QString::fromStdString(step.name), step.warmup });
+    }
+    viewport()->update();
+}
+
+void TimelineView::setGapThreshold(TimeNs threshold)
+{
+    m_gapThreshold = threshold;
+    viewport()->update();
+}
+
+void TimelineView::setLegendVisible(bool visible)
+{
+    m_legendVisible = visible;
+    viewport()->update();
+}
+
+TimeAxis TimelineView::axis() const
+{
+    const auto [start, end] = m_state->visibleRange();
+    return TimeAxis { start, end, static_cast<double>(std::max(1, viewport()->width() - kLabelWidth)) };
+}
+
+NavigationLimits TimelineView::limits() const
+{
+    const auto [start, end] = m_state->bounds();
+    return NavigationLimits { start, end, kMinVisibleSpanNs, 0.05 };
+}
+
+void TimelineView::setAxis(const TimeAxis& newAxis, TimelineState::History history)
+{
+    m_state->setVisibleRange({ newAxis.start, newAxis.end }, history);
+}
+
+TimelineScene TimelineView::scene() const
+{
+    TimelineScene s;
+    if (!m_loaded.trace)
+        return s;
+    s.trace = m_loaded.trace.get();
+    s.index = m_loaded.index.get();
+    s.layout = &m_layout;
+    s.analysis = m_analysis.result.get();
+    s.gaps = m_analysis.gaps.get();
+    s.axis = axis();
+    s.origin = m_state->bounds().first;
+    s.width = viewport()->width();
+    s.height = viewport()->height();
+    s.scrollY = verticalScrollBar()->value();
+    s.labelWidth = kLabelWidth;
+    s.rulerHeight = kRulerHeight;
+    s.gapThreshold = m_gapThreshold;
+    s.selectedGap = m_state->selectedGap();
+    s.selectedEvent = m_state->selectedEvent();
+    s.hoveredEvent = m_hovered;
+    s.flows = flows();
+    s.rangeSelection = m_pendingRange ? m_pendingRange : m_state->selectedRange();
+    s.steps = m_steps;
+    s.showLegend = m_legendVisible && m_analysis.result != nullptr;
+    return s;
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(viewport());
+    const TimelineScene s = scene();
+    if (!s.trace) {
+        painter.fillRect(viewport()->rect(), palette().window());
+        painter.drawText(viewport()->rect(), Qt::AlignCenter,
+            tr("Open a trace: File \u203a Open, drag a file here, or File \u203a Open Demo Trace."));
+        return;
+    }
+    m_cache.setAxis(s.axis);
+    m_painter.paint(painter, s, m_cache);
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    updateScrollBar();
+}
+
+void TimelineView::scrollContentsBy(int, int)
+{
+    viewport()->update();
+}
+
+void TimelineView::rebuildLayout()
+{
+    if (!m_loaded.trace) {
+        m_layout = {};
+        updateScrollBar();
+        return;
+    }
+    std::vector<int> depths(m_loaded.trace->lanes.size());
+    for (std::uint32_t l = 0; l < depths.size(); ++l)
+        depths[l] = m_loaded.index->depthCount(LaneIndex { l });
+    m_layout = LaneLayout::build(*m_loaded.trace, depths, m_collapse);
+    updateScrollBar();
+    viewport()->update();
+}
+
+void TimelineView::updateScrollBar()
+{
+    const int visible = std::max(0, viewport()->height() - kRulerHeight);
+    verticalScrollBar()->setRange(0, std::max(0, m_layout.totalHeight() - visible));
+    verticalScrollBar()->setPageStep(visible);
+    verticalScrollBar()->setSingleStep(m_layout.metrics().depthRowHeight);
+}
+
+void TimelineView::toggleRow(const LayoutRow& row)
+{
+    if (row.kind == RowKind::ProcessHeader) {
+        if (!m_collapse.processes.erase(row.process.value))
+            m_collapse.processes.insert(row.process.value);
+    } else if (row.kind == RowKind::DeviceHeader && row.device) {
+        if (!m_collapse.devices.erase(row.device->value))
+            m_collapse.devices.insert(row.device->value);
+    }
+    rebuildLayout();
+}
+
+void TimelineView::zoomToRange(TimeNs t0, TimeNs t1, double contextFraction)
+{
+    const TimeAxis current = axis();
+    setAxis(fitRange(t0, t1, current.width, contextFraction, limits()), TimelineState::History::Push);
+}
+
+void TimelineView::fitAll()
+{
+    const auto [start, end] = m_state->bounds();
+    setAxis(TimeAxis { start, end, axis().width }, TimelineState::History::Push);
+}
+
+void TimelineView::fitSelection()
+{
+    if (!m_loaded.trace) {
+        return;
+    } else if (const auto event = m_state->selectedEvent()) {
+        const Event& e = m_loaded.trace->event(*event);
+        zoomToRange(e.start, e.end, 0.25);
+    } else if (const auto gap = m_state->selectedGap(); gap && m_analysis.result) {
+        const Gap& g = m_analysis.result->gaps[*gap];
+        zoomToRange(g.start, g.end, 0.25);
+    } else if (const auto range = m_state->selectedRange()) {
+        zoomToRange(range->first, range->second, 0.0);
+    } else {
+        fitAll();
+    }
+}
+
+void TimelineView::revealLane(LaneIndex lane)
+{
+    if (!m_loaded.trace || lane.value >= m_loaded.trace->lanes.size())
+        return;
+    const Lane& l = m_loaded.trace->lanes[lane.value];
+    if (m_collapse.processes.erase(l.process.value)
+        + (l.kind == LaneKind::GpuStream ? m_collapse.devices.erase(l.device.value) : 0))
+        rebuildLayout();
+    if (const auto row = m_layout.rowOfLane(lane)) {
+        const LayoutRow& r = m_layout.rows()[*row];
+        const int visible = viewport()->height() - kRulerHeight;
+        const int scroll = verticalScrollBar()->value();
+        if (r.y < scroll || r.y + r.height > scroll + visible)
+            verticalScrollBar()->setValue(r.y - visible / 3);
+    }
+}
+
+void TimelineView::revealDevice(DeviceIndex device)
+{
+    if (!m_loaded.trace || device.value >= m_loaded.trace->devices.size())
+        return;
+    if (m_collapse.processes.erase(m_loaded.trace->devices[device.value].process.value)
+        + m_collapse.devices.erase(device.value))
+        rebuildLayout();
+    if (const auto band = m_layout.deviceBand(device)) {
+        const int visible = viewport()->height() - kRulerHeight;
+        const int scroll = verticalScrollBar()->value();
+        if (band->first < scroll || band->second > scroll + visible)
+            verticalScrollBar()->setValue(band->first - m_layout.metrics().headerHeight);
+    }
+}
+
+double TimelineView::anchorX(const QPoint& pos) const
+{
+    return std::clamp(static_cast<double>(pos.x() - kLabelWidth), 0.0, axis().width);
+}
+
+void TimelineView::zoomBy(double factor)
+{
+    const QPoint cursor = viewport()->mapFromGlobal(QCursor::pos());
+    const bool inside = viewport()->rect().contains(cursor) && cursor.x() >= kLabelWidth;
+    const double anchor = inside ? anchorX(cursor) : axis().width / 2.0;
+    setAxis(zoomAround(axis(), anchor, factor, limits()), TimelineState::History::Coalesce);
+}
+
+void TimelineView::panByFraction(double fraction)
+{
+    const TimeAxis current = axis();
+    setAxis(panByPixels(current, -fraction * current.width, limits()), TimelineState::History::Coalesce);
+}
+
+std::optional<EventRef> TimelineView::eventAt(const QPoint& pos) const
+{
+    if (!m_loaded.trace || pos.x() < kLabelWidth || pos.y() < kRulerHeight)
+        return std::nullopt;
+    const int contentY = pos.y() - kRulerHeight + verticalScrollBar()->value();
+    return hitTest(*m_loaded.trace, *m_loaded.index, m_layout, axis(), pos.x() - kLabelWidth, contentY);
+}
+
+std::optional<std::size_t> TimelineView::gapAt(const QPoint& pos) const
+{
+    if (!m_loaded.trace || !m_analysis.gaps || pos.x() < kLabelWidth || pos.y() < kRulerHeight)
+        return std::nullopt;
+    const int contentY = pos.y() - kRulerHeight + verticalScrollBar()->value();
+    const TimeNs t = axis().xToTime(pos.x() - kLabelWidth);
+    for (std::uint32_t d = 0; d < m_loaded.trace->devices.size(); ++d) {
+        const auto band = m_layout.deviceBand(DeviceIndex { d });
+        if (band && contentY >= band->first && contentY < band->second)
+            return m_analysis.gaps->at(DeviceIndex { d }, t, m_gapThreshold);
+    }
+    return std::nullopt;
+}
+
+std::optional<QRect> TimelineView::gapBandRect(std::size_t gapIndex) const
+{
+    if (!m_analysis.result || gapIndex >= m_analysis.result->gaps.size())
+        return std::nullopt;
+    const Gap& gap = m_analysis.result->gaps[gapIndex];
+    const auto band = m_layout.deviceBand(gap.device);
+    if (!band)
+        return std::nullopt;
+    const TimelineScene s = scene();
+    const ColumnSpan span = columnsOf(s.axis.timeToX(gap.start), s.axis.timeToX(gap.end));
+    const QRect rect(span.first + kLabelWidth, TimelinePainter::contentYToScreen(s, band->first),
+        span.last - span.first, band->second - band->first);
+    const QRect clipped = rect.intersected(TimelinePainter::lanesRect(s));
+    if (clipped.isEmpty())
+        return std::nullopt;
+    return clipped;
+}
+
+std::vector<std::pair<EventRef, EventRef>> TimelineView::flows() const
+{
+    std::vector<std::pair<EventRef, EventRef>> result;
+    if (!m_loaded.trace)
+        return result;
+    const Trace& trace = *m_loaded.trace;
+    if (const auto event = m_state->selectedEvent()) {
+        if (trace.lanes[event->lane.value].kind == LaneKind::GpuStream) {
+            if (const auto launch = trace.launchOf(*event))
+                result.emplace_back(*launch, *event);
+        } else {
+            for (const EventRef& op : trace.gpuOpsOf(*event)) {
+                result.emplace_back(*event, op);
+                if (result.size() >= 16)
+                    break;
+            }
+        }
+    } else if (const auto gap = m_state->selectedGap(); gap && m_analysis.result) {
+        const GapEvidence& evidence = m_analysis.result->gaps[*gap].evidence;
+        if (evidence.launch && evidence.closingOp)
+            result.emplace_back(*evidence.launch, *evidence.closingOp);
+    }
+    return result;
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    m_pressPos = m_lastPos = pos;
+    m_moved = false;
+    if (event->button() == Qt::BackButton) {
+        m_state->goBack();
+        return;
+    }
+    if (event->button() == Qt::ForwardButton) {
+        m_state->goForward();
+        return;
+    }
+    if (!m_loaded.trace)
+        return;
+    if (pos.x() < kLabelWidth && pos.y() >= kRulerHeight && event->button() == Qt::LeftButton) {
+        const int contentY = pos.y() - kRulerHeight + verticalScrollBar()->value();
+        if (const auto row = m_layout.rowAt(contentY)) {
+            const LayoutRow& r = m_layout.rows()[*row];
+            if (r.kind == RowKind::ProcessHeader || r.kind == RowKind::DeviceHeader) {
+                toggleRow(r);
+                return;
+            }
+        }
+        m_drag = Drag::Pan;
+        return;
+    }
+    const bool rangeGesture = event->button() == Qt::RightButton
+        || (event->button() == Qt::LeftButton && (pos.y() < kRulerHeight || (event->modifiers() & Qt::ShiftModifier)));
+    m_drag = rangeGesture ? Drag::Range : (event->button() == Qt::LeftButton ? Drag::Pan : Drag::None);
+    if (m_drag == Drag::Pan)
+        viewport()->setCursor(Qt::ClosedHandCursor);
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if ((pos - m_pressPos).manhattanLength() > kClickSlopPx)
+        m_moved = m_moved || m_drag != Drag::None;
+    if (m_drag == Drag::Pan) {
+        const QPoint delta = pos - m_lastPos;
+        if (m_pressPos.x() >= kLabelWidth && delta.x() != 0)
+            setAxis(panByPixels(axis(), delta.x(), limits()), TimelineState::History::Coalesce);
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
+    } else if (m_drag == Drag::Range && m_moved) {
+        const TimeAxis a = axis();
+        TimeNs t0 = a.xToTime(anchorX(m_pressPos));
+        TimeNs t1 = a.xToTime(anchorX(pos));
+        if (t1 < t0)
+            std::swap(t0, t1);
+        m_pendingRange = TimeRange { t0, t1 };
+        emit hoverMessage(tr("Range %1").arg(models::durationText(t1 - t0)));
+        viewport()->update();
+    } else if (m_drag == Drag::None) {
+        const auto hovered = eventAt(pos);
+        if (hovered != m_hovered) {
+            m_hovered = hovered;
+            viewport()->update();
+            if (m_hovered)
+                emit hoverMessage(models::eventTooltip(*m_loaded.trace, *m_hovered, m_state->bounds().first)
+                                      .replace(QLatin1Char('\n'), QStringLiteral(" \u00b7 ")));
+        }
+    }
+    m_lastPos = pos;
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    viewport()->unsetCursor();
+    if (!m_loaded.trace)
+        return;
+    if (drag == Drag::Range) {
+        if (m_moved && m_pendingRange && m_pendingRange->second > m_pendingRange->first) {
+            const TimeRange range = *m_pendingRange;
+            m_pendingRange.reset();
+            m_state->selectRange(range);
+            emit rangeSelected(range);
+        }
+        m_pendingRange.reset();
+        viewport()->update();
+        return;
+    }
+    if (drag == Drag::Pan && !m_moved && pos.x() >= kLabelWidth) {
+        if (const auto hit = eventAt(pos))
+            m_state->selectEvent(hit);
+        else if (const auto gap = gapAt(pos))
+            m_state->selectGap(gap);
+        else
+            m_state->clearSelection();
+    }
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (!m_loaded.trace || pos.x() < kLabelWidth)
+        return;
+    if (const auto hit = eventAt(pos)) {
+        m_state->selectEvent(hit);
+        const Event& e = m_loaded.trace->event(*hit);
+        zoomToRange(e.start, e.end, 0.25);
+    } else {
+        fitAll();
+    }
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (!m_loaded.trace)
+        return;
+    const QPoint delta = event->angleDelta();
+    // Over the labels, or with Shift: scroll the lanes vertically.
+    if (pos.x() < kLabelWidth || (event->modifiers() & Qt::ShiftModifier)) {
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - (delta.y() != 0 ? delta.y() : delta.x()) / 2);
+        return;
+    }
+    // Horizontal wheels and touchpads pan; the wheel (with or without Ctrl) zooms around the cursor.
+    if (std::abs(delta.x()) > std::abs(delta.y())) {
+        setAxis(panByPixels(axis(), delta.x() / 2.0, limits()), TimelineState::History::Coalesce);
+        return;
+    }
+    const double factor = std::pow(2.0, delta.y() / 480.0);
+    setAxis(zoomAround(axis(), anchorX(pos), factor, limits()), TimelineState::History::Coalesce);
+    event->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_W:
+        zoomBy(kKeyZoomFactor);
+        break;
+    case Qt::Key_S:
+        zoomBy(1.0 / kKeyZoomFactor);
+        break;
+    case Qt::Key_A:
+        panByFraction(-kKeyPanFraction);
+        break;
+    case Qt::Key_D:
+        panByFraction(kKeyPanFraction);
+        break;
+    case Qt::Key_F:
+        if (event->modifiers() & Qt::ShiftModifier)
+            fitAll();
+        else
+            fitSelection();
+        break;
+    case Qt::Key_Home:
+        fitAll();
+        break;
+    case Qt::Key_Escape:
+        m_state->clearSelection();
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+bool TimelineView::viewportEvent(QEvent* event)
+{
+    if (event->type() != QEvent::ToolTip || !m_loaded.trace)
+        return QAbstractScrollArea::viewportEvent(event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const QPoint pos = help->pos();
+    const TimeNs origin = m_state->bounds().first;
+    QString text;
+    if (pos.y() < kRulerHeight && pos.x() >= kLabelWidth) {
+        const TimeNs t = axis().xToTime(pos.x() - kLabelWidth);
+        text = tr("%1 from the trace start\nabsolute %2 ns").arg(models::relativeTime(t, origin)).arg(t);
+    } else if (const auto hit = eventAt(pos)) {
+        text = models::eventTooltip(*m_loaded.trace, *hit, origin);
+    } else if (const auto gap = gapAt(pos)) {
+        const Gap& g = m_analysis.result->gaps[*gap];
+        text = tr("Idle gap %1, likely cause: %2\n%3")
+                   .arg(models::durationText(g.duration()),
+                       QString::fromUtf8(
+                           gapCauseName(g.cause).data(), static_cast<qsizetype>(gapCauseName(g.cause).size())),
+                       models::gapEvidenceLine(*m_loaded.trace, g));
+    }
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(help->globalPos(), text, viewport());
+    return true;
+}
+
+} // namespace gapscope::timeline

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The timeline widget: paints cached draw lists through TimelinePainter and turns mouse and keyboard
+// input into zoom, pan and selection on a TimelineState. Knows nothing about loading or docks.
+
+#include "app/timeline/timeline_data.h"
+#include "app/timeline/timeline_painter.h"
+#include "app/timeline/timeline_state.h"
+
+#include <QAbstractScrollArea>
+
+namespace gapscope::timeline {
+
+class TimelineView : public QAbstractScrollArea {
+    Q_OBJECT
+public:
+    explicit TimelineView(TimelineState* state, QWidget* parent = nullptr);
+
+    /// Shows a new trace: the whole trace is visible, groups expanded.
+    void setTrace(const LoadedTrace& loaded);
+    /// Gap bands, step markers and the window line come from the analysis.
+    void setAnalysis(const AnalysisSnapshot& analysis);
+    void setGapThreshold(TimeNs threshold);
+    TimeNs gapThreshold() const { return m_gapThreshold; }
+    void setLegendVisible(bool visible);
+
+    /// Zooms to [t0, t1) with `contextFraction` of its length on each side (history: a jump).
+    void zoomToRange(TimeNs t0, TimeNs t1, double contextFraction);
+    void fitAll();
+    /// Fits the selection (event, gap or range) or, without one, the whole trace.
+    void fitSelection();
+    /// Scrolls vertically so that the lane (or the device's lanes) is in view.
+    void revealLane(LaneIndex lane);
+    void revealDevice(DeviceIndex device);
+    void zoomBy(double factor);
+    void panByFraction(double fraction);
+
+    /// The frame as it would be painted now (for tests and the screenshot option).
+    TimelineScene scene() const;
+    const LaneLayout& layout() const { return m_layout; }
+    /// Screen rectangle (viewport coordinates) of a gap's band, if it is laid out and in view.
+    std::optional<QRect> gapBandRect(std::size_t gap) const;
+    QWidget* canvas() const { return viewport(); }
+
+signals:
+    /// A rubber-band range selection finished.
+    void rangeSelected(gapscope::timeline::TimeRange range);
+    /// One line for the status bar about what is under the mouse.
+    void hoverMessage(const QString& message);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    bool viewportEvent(QEvent* event) override;
+
+private:
+    enum class Drag { None, Pan, Range };
+
+    TimeAxis axis() const;
+    NavigationLimits limits() const;
+    void setAxis(const TimeAxis& axis, TimelineState::History history);
+    void rebuildLayout();
+    void updateScrollBar();
+    void toggleRow(const LayoutRow& row);
+    std::optional<EventRef> eventAt(const QPoint& pos) const;
+    std::optional<std::size_t> gapAt(const QPoint& pos) const;
+    std::vector<std::pair<EventRef, EventRef>> flows() const;
+    double anchorX(const QPoint& pos) const;
+
+    TimelineState* m_state;
+    LoadedTrace m_loaded;
+    AnalysisSnapshot m_analysis;
+    LaneLayout m_layout;
+    CollapseState m_collapse;
+    std::vector<StepMark> m_steps;
+    TimeNs m_gapThreshold = 100'000;
+    bool m_legendVisible = true;
+    mutable DrawListCache m_cache;
+    TimelinePainter m_painter;
+
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    QPoint m_lastPos;
+    bool m_moved = false;
+    std::optional<TimeRange> m_pendingRange;
+    std::optional<EventRef> m_hovered;
+};
+
+} // namespace gapscope::timeline

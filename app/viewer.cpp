@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "app/viewer.h"
+
+#include "app/mainwindow/gaps_dock.h"
+#include "app/mainwindow/main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace gapscope {
+
+namespace {
+
+// Debug aid: after the trace is shown (and optionally the longest gap selected), save a picture of
+// the window and quit. Used to look at the viewer without a display (Xvfb or offscreen).
+void scheduleScreenshot(app::MainWindow& window, const QString& file, bool selectLongestGap)
+{
+    QObject::connect(&window, &app::MainWindow::traceShown, &window, [&window, file, selectLongestGap] {
+        if (selectLongestGap && window.gapsDock()->model()->rowCount() > 0)
+            window.showGap(window.gapsDock()->model()->gapAt(0));
+        QTimer::singleShot(300, &window, [&window, file] {
+            const bool saved = window.grab().save(file);
+            std::fprintf(saved ? stdout : stderr, "%s %s\n", saved ? "saved" : "could not save", qPrintable(file));
+            QApplication::exit(saved ? 0 : 1);
+        });
+    });
+    QObject::connect(&window, &app::MainWindow::loadFailed, &window, [&window, file] {
+        QTimer::singleShot(300, &window, [&window, file] {
+            window.grab().save(file);
+            QApplication::exit(1);
+        });
+    });
+}
+
+} // namespace
+
+bool isViewerCommandLine(const std::vector<std::string>& args)
+{
+    if (args.empty())
+        return true;
+    const std::string& first = args[0];
+    for (const char* option : { "--demo", "--screenshot", "--select-longest-gap", "--size" }) {
+        if (first == option || first.rfind(std::string(option) + "=", 0) == 0)
+            return true;
+    }
+    std::error_code error;
+    return std::filesystem::is_regular_file(first, error);
+}
+
+int runViewer(int argc, char** argv)
+{
+    QApplication application(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("GapScope"));
+    QApplication::setApplicationName(QStringLiteral("gapscope"));
+    QApplication::setApplicationVersion(QStringLiteral(GAPSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("GapScope: GPU timeline viewer and idle-gap analysis"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Open the bundled demo trace."));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Save a picture of the window once loaded, then quit."), QStringLiteral("FILE"));
+    const QCommandLineOption longestGap(
+        QStringLiteral("select-longest-gap"), QStringLiteral("Select the longest gap once loaded."));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size."), QStringLiteral("WxH"));
+    parser.addOptions({ demo, screenshot, longestGap, size });
+    parser.addPositionalArgument(
+        QStringLiteral("trace"), QStringLiteral("Trace files (the ranks of one job)."), QStringLiteral("[TRACE...]"));
+    parser.process(application);
+
+    app::MainWindow window;
+    if (parser.isSet(size)) {
+        const QStringList parts = parser.value(size).split(QLatin1Char('x'));
+        if (parts.size() == 2)
+            window.resize(parts[0].toInt(), parts[1].toInt());
+    }
+    if (parser.isSet(screenshot))
+        scheduleScreenshot(window, parser.value(screenshot), parser.isSet(longestGap));
+    else if (parser.isSet(longestGap))
+        QObject::connect(&window, &app::MainWindow::traceShown, &window, [&window] {
+            if (window.gapsDock()->model()->rowCount() > 0)
+                window.showGap(window.gapsDock()->model()->gapAt(0));
+        });
+    window.show();
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty())
+        window.openFiles(files);
+    else if (parser.isSet(demo))
+        window.openDemo();
+    else if (parser.isSet(screenshot))
+        QTimer::singleShot(300, &window, [&window, file = parser.value(screenshot)] {
+            window.grab().save(file);
+            QApplication::exit(0);
+        });
+    return QApplication::exec();
+}
+
+} // namespace gapscope

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+#include "capture/cupti/cupti_translator.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+namespace gapscope::capture {
+
+namespace {
+
+constexpr const char* kCopyNames[]
+    = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP" };
+constexpr const char* kMemoryNames[]
+    = { "Unknown", "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static" };
+
+const char* copyName(unsigned kind)
+{
+    return kind < std::size(kCopyNames) ? kCopyNames[kind] : "Unknown";
+}
+
+const char* memoryName(unsigned kind)
+{
+    return kind < std::size(kMemoryNames) ? kMemoryNames[kind] : "Unknown";
+}
+
+const char* synchronizationName(CUpti_ActivitySynchronizationType type)
+{
+    // Kineto's names for its cuda_sync events, so imported and recorded traces read alike.
+    switch (type) {
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
+        return "Event Sync";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
+        return "Stream Wait Event";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
+        return "Stream Sync";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
+        return "Context Sync";
+    default:
+        return "Unknown Sync";
+    }
+}
+
+std::string overheadName(CUpti_ActivityOverheadKind kind)
+{
+    switch (kind) {
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+        return "Driver compiler";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+        return "CUPTI buffer flush";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+        return "CUPTI instrumentation";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+        return "CUPTI resource";
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+        return "Runtime-triggered module loading";
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+        return "Lazy function loading";
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+        return "Command buffer full";
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+        return "CUPTI activity buffer request";
+    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
+        return "CUPTI UVM activity init";
+    default:
+        return "CUPTI overhead (kind " + std::to_string(static_cast<unsigned>(kind)) + ")";
+    }
+}
+
+void appendJsonString(std::string& out, std::string_view text)
+{
+    out += '"';
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof(escaped), "\\u%04x", static_cast<unsigned>(c));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+
+} // namespace
+
+CuptiTranslator::CuptiTranslator(NativeSink& sink)
+    : m_sink(sink)
+{ }
+
+std::size_t CuptiTranslator::recordSize(CUpti_ActivityKind kind)
+{
+    switch (kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+        return sizeof(CUpti_ActivityKernel10);
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+        return sizeof(CUpti_ActivityMemcpy6);
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+        return sizeof(CUpti_ActivityMemcpyPtoP4);
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+        return sizeof(CUpti_ActivityMemset4);
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+        return sizeof(CUpti_ActivityAPI);
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+        return sizeof(CUpti_ActivitySynchronization2);
+    case CUPTI_ACTIVITY_KIND_OVERHEAD:
+        return sizeof(CUpti_ActivityOverhead3);
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+        return sizeof(CUpti_ActivityDevice5);
+    case CUPTI_ACTIVITY_KIND_CONTEXT:
+        return sizeof(CUpti_ActivityContext3);
+    default:
+        return 0;
+    }
+}
+
+std::string CuptiTranslator::demangle(const char* name)
+{
+    if (!name)
+        return {};
+    if (name[0] != '_' || name[1] != 'Z')
+        return name;
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
+    return status == 0 && demangled ? std::string(demangled.get()) : std::string(name);
+}
+
+std::string CuptiTranslator::apiName(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
+{
+    const char* name = nullptr;
+    if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name) {
+        return std::string(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "CUDA runtime call " : "CUDA driver call ")
+            + std::to_string(cbid);
+    }
+    // CUPTI names carry the API version ("cudaLaunchKernel_v7000"); users and the analysis know the
+    // bare function name.
+    std::string text(name);
+    const auto pos = text.rfind("_v");
+    if (pos != std::string::npos && pos + 2 < text.size()
+        && text.find_first_not_of("0123456789", pos + 2) == std::string::npos)
+        text.resize(pos);
+    return text;
+}
+
+native::CountersRecord CuptiTranslator::takeCounters()
+{
+    std::lock_guard lock(m_mutex);
+    const native::CountersRecord counters = m_counters;
+    m_counters = {};
+    return counters;
+}
+
+void CuptiTranslator::learnContextDevice(std::uint32_t contextId, std::uint32_t deviceId)
+{
+    std::lock_guard lock(m_mutex);
+    m_contextDevice[contextId] = static_cast<std::int32_t>(deviceId);
+}
+
+bool CuptiTranslator::translate(const CUpti_Activity* record)
+{
+    std::lock_guard lock(m_mutex);
+    return translateLocked(record);
+}
+
+CuptiTranslator::BufferResult CuptiTranslator::translateBuffer(std::uint8_t* buffer, std::size_t validSize)
+{
+    std::lock_guard lock(m_mutex);
+    BufferResult result;
+    CUpti_Activity* record = nullptr;
+    std::size_t consumedEnd = 0;
+    bool endKnown = true;
+    for (;;) {
+        result.status = cuptiActivityGetNextRecord(buffer, validSize, &record);
+        if (result.status != CUPTI_SUCCESS)
+            break;
+        ++result.records;
+        if (translateLocked(record))
+            ++result.translated;
+        const std::size_t size = recordSize(record->kind);
+        endKnown = size != 0;
+        consumedEnd = static_cast<std::size_t>(reinterpret_cast<std::uint8_t*>(record) - buffer) + size;
+    }
+    // cuptiActivityGetNextRecord stops silently before a record cut short: count what it left.
+    if (endKnown && validSize > consumedEnd) {
+        result.truncatedBytes = validSize - consumedEnd;
+        m_counters.truncatedBytes += result.truncatedBytes;
+    }
+    return result;
+}
+
+bool CuptiTranslator::translateLocked(const CUpti_Activity* record)
+{
+    switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+        return addKernel(*reinterpret_cast<const CUpti_ActivityKernel10*>(record)), true;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+        return addMemcpy(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record)), true;
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+        return addPeerMemcpy(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record)), true;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+        return addMemset(*reinterpret_cast<const CUpti_ActivityMemset4*>(record)), true;
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+        return addApiCall(*reinterpret_cast<const CUpti_ActivityAPI*>(record), true), true;
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+        return addApiCall(*reinterpret_cast<const CUpti_ActivityAPI*>(record), false), true;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+        return addSynchronization(*reinterpret_cast<const CUpti_ActivitySynchronization2*>(record)), true;
+    case CUPTI_ACTIVITY_KIND_OVERHEAD:
+        return addOverhead(*reinterpret_cast<const CUpti_ActivityOverhead3*>(record)), true;
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+        return addDevice(*reinterpret_cast<const CUpti_ActivityDevice5*>(record)), true;
+    case CUPTI_ACTIVITY_KIND_CONTEXT: {
+        const auto& c = *reinterpret_cast<const CUpti_ActivityContext3*>(record);
+        m_contextDevice[c.contextId] = static_cast<std::int32_t>(c.deviceId);
+        return true;
+    }
+    default:
+        ++m_counters.unknownRecords;
+        return false;
+    }
+}
+
+bool CuptiTranslator::hasTimestamps(std::uint64_t start, std::uint64_t end)
+{
+    // start == end == 0: CUPTI could not time it (e.g. no device memory for timestamps).
+    if ((start == 0 && end == 0) || end < start || start > static_cast<std::uint64_t>(INT64_MAX)
+        || end > static_cast<std::uint64_t>(INT64_MAX)) {
+        ++m_counters.skippedRecords;
+        return false;
+    }
+    return true;
+}
+
+void CuptiTranslator::addEvent(std::int64_t start, std::int64_t end, std::uint64_t bytes, std::int64_t lane,
+    std::uint32_t name, std::uint32_t correlation, std::uint32_t args, std::int32_t device, native::EventCode code,
+    std::uint8_t copy)
+{
+    m_sink.addEvent(native::EventRecord { start, end, bytes, lane, name, correlation, args,
+        static_cast<std::int16_t>(device), static_cast<std::uint8_t>(code), copy });
+}
+
+std::uint32_t CuptiTranslator::cached(
+    std::map<std::uint64_t, std::uint32_t>& cache, std::uint64_t key, const std::string& text)
+{
+    auto [it, inserted] = cache.try_emplace(key, 0);
+    if (inserted)
+        it->second = m_sink.internString(text);
+    return it->second;
+}
+
+std::uint32_t CuptiTranslator::kernelName(const char* name)
+{
+    if (!name)
+        return m_sink.internString("(unnamed kernel)");
+    auto it = m_kernelNames.find(std::string_view(name));
+    if (it == m_kernelNames.end())
+        it = m_kernelNames.emplace(name, m_sink.internString(demangle(name))).first;
+    return it->second;
+}
+
+void CuptiTranslator::addKernel(const CUpti_ActivityKernel10& k)
+{
+    m_lastDevice = static_cast<std::int32_t>(k.deviceId);
+    m_contextDevice.try_emplace(k.contextId, static_cast<std::int32_t>(k.deviceId));
+    if (!hasTimestamps(k.start, k.end))
+        return;
+    const int sharedMemory = k.staticSharedMemory + k.dynamicSharedMemory;
+    const std::array<int, 8> key { k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread,
+        sharedMemory };
+    auto [argsIt, inserted] = m_launchArgs.try_emplace(key, 0);
+    if (inserted) {
+        // Kineto's argument names, so imported and recorded kernels read alike.
+        const std::string json = "{\"grid\":[" + std::to_string(k.gridX) + "," + std::to_string(k.gridY) + ","
+            + std::to_string(k.gridZ) + "],\"block\":[" + std::to_string(k.blockX) + "," + std::to_string(k.blockY)
+            + "," + std::to_string(k.blockZ) + "],\"registers per thread\":" + std::to_string(k.registersPerThread)
+            + ",\"shared memory\":" + std::to_string(sharedMemory) + "}";
+        argsIt->second = m_sink.internString(json);
+    }
+    addEvent(static_cast<std::int64_t>(k.start), static_cast<std::int64_t>(k.end), 0, k.streamId, kernelName(k.name),
+        k.correlationId, argsIt->second, static_cast<std::int32_t>(k.deviceId), native::EventCode::Kernel, 0);
+}
+
+void CuptiTranslator::addMemcpy(const CUpti_ActivityMemcpy6& m)
+{
+    m_lastDevice = static_cast<std::int32_t>(m.deviceId);
+    m_contextDevice.try_emplace(m.contextId, static_cast<std::int32_t>(m.deviceId));
+    if (!hasTimestamps(m.start, m.end))
+        return;
+    const std::uint64_t key
+        = (1ull << 48) | (std::uint64_t(m.copyKind) << 16) | (std::uint64_t(m.srcKind) << 8) | m.dstKind;
+    const std::uint32_t name = cached(m_fixedNames, key,
+        std::string("Memcpy ") + copyName(m.copyKind) + " (" + memoryName(m.srcKind) + " -> " + memoryName(m.dstKind)
+            + ")");
+    // Link to the runtime call (cudaMemcpy*) when there is one: that is the call users wrote and the
+    // one the gap analysis reasons about; correlationId names the driver call underneath.
+    const std::uint32_t correlation = m.runtimeCorrelationId != 0 ? m.runtimeCorrelationId : m.correlationId;
+    const std::uint8_t copy = m.copyKind <= CUPTI_ACTIVITY_MEMCPY_KIND_PTOP ? m.copyKind : 0;
+    addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes, m.streamId, name,
+        correlation, 0, static_cast<std::int32_t>(m.deviceId), native::EventCode::Memcpy, copy);
+}
+
+void CuptiTranslator::addPeerMemcpy(const CUpti_ActivityMemcpyPtoP4& m)
+{
+    m_lastDevice = static_cast<std::int32_t>(m.deviceId);
+    m_contextDevice.try_emplace(m.contextId, static_cast<std::int32_t>(m.deviceId));
+    if (!hasTimestamps(m.start, m.end))
+        return;
+    const std::uint64_t key
+        = (2ull << 48) | (std::uint64_t(m.copyKind) << 16) | (std::uint64_t(m.srcKind) << 8) | m.dstKind;
+    const std::uint32_t name = cached(m_fixedNames, key,
+        std::string("Memcpy ") + copyName(m.copyKind) + " (" + memoryName(m.srcKind) + " -> " + memoryName(m.dstKind)
+            + ")");
+    const std::uint64_t argsKey = (3ull << 48) | (std::uint64_t(m.srcDeviceId) << 16) | m.dstDeviceId;
+    const std::uint32_t args = cached(m_fixedNames, argsKey,
+        "{\"src device\":" + std::to_string(m.srcDeviceId) + ",\"dst device\":" + std::to_string(m.dstDeviceId) + "}");
+    const std::uint8_t copy = m.copyKind <= CUPTI_ACTIVITY_MEMCPY_KIND_PTOP ? m.copyKind : 0;
+    addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes, m.streamId, name,
+        m.correlationId, args, static_cast<std::int32_t>(m.deviceId), native::EventCode::Memcpy, copy);
+}
+
+void CuptiTranslator::addMemset(const CUpti_ActivityMemset4& m)
+{
+    m_lastDevice = static_cast<std::int32_t>(m.deviceId);
+    m_contextDevice.try_emplace(m.contextId, static_cast<std::int32_t>(m.deviceId));
+    if (!hasTimestamps(m.start, m.end))
+        return;
+    const std::uint32_t name
+        = cached(m_fixedNames, (4ull << 48) | m.memoryKind, std::string("Memset (") + memoryName(m.memoryKind) + ")");
+    addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes, m.streamId, name,
+        m.correlationId, 0, static_cast<std::int32_t>(m.deviceId), native::EventCode::Memset, 0);
+}
+
+void CuptiTranslator::addApiCall(const CUpti_ActivityAPI& a, bool runtime)
+{
+    if (!hasTimestamps(a.start, a.end))
+        return;
+    const CUpti_CallbackDomain domain = runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
+    const std::uint32_t name = cached(runtime ? m_runtimeNames : m_driverNames, a.cbid, apiName(domain, a.cbid));
+    std::uint32_t args = 0;
+    if (a.returnValue != 0) // failed calls are rare and worth seeing
+        args = cached(
+            m_fixedNames, (5ull << 48) | a.returnValue, "{\"return value\":" + std::to_string(a.returnValue) + "}");
+    addEvent(static_cast<std::int64_t>(a.start), static_cast<std::int64_t>(a.end), 0, a.threadId, name, a.correlationId,
+        args, -1, runtime ? native::EventCode::RuntimeApi : native::EventCode::DriverApi, 0);
+}
+
+std::int32_t CuptiTranslator::deviceOfContext(std::uint32_t contextId) const
+{
+    if (auto it = m_contextDevice.find(contextId); it != m_contextDevice.end())
+        return it->second;
+    return m_lastDevice; // unknown context: the device most recently seen is the best guess
+}
+
+void CuptiTranslator::addSynchronization(const CUpti_ActivitySynchronization2& s)
+{
+    if (!hasTimestamps(s.start, s.end))
+        return;
+    const std::uint32_t name
+        = cached(m_fixedNames, (6ull << 48) | static_cast<std::uint32_t>(s.type), synchronizationName(s.type));
+    const std::int64_t stream = s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? native::kNoStream : s.streamId;
+    addEvent(static_cast<std::int64_t>(s.start), static_cast<std::int64_t>(s.end), 0, stream, name, s.correlationId, 0,
+        deviceOfContext(s.contextId), native::EventCode::Sync, 0);
+}
+
+void CuptiTranslator::addOverhead(const CUpti_ActivityOverhead3& o)
+{
+    if (!hasTimestamps(o.start, o.end))
+        return;
+    const std::uint32_t name
+        = cached(m_fixedNames, (7ull << 48) | static_cast<std::uint32_t>(o.overheadKind), overheadName(o.overheadKind));
+    std::uint32_t args = 0;
+    if (o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+        args = cached(m_fixedNames, (8ull << 48) | o.objectId.pt.threadId,
+            "{\"thread\":" + std::to_string(o.objectId.pt.threadId) + "}");
+    } else if (o.objectKind == CUPTI_ACTIVITY_OBJECT_DEVICE || o.objectKind == CUPTI_ACTIVITY_OBJECT_CONTEXT
+        || o.objectKind == CUPTI_ACTIVITY_OBJECT_STREAM) {
+        args = cached(m_fixedNames, (9ull << 48) | o.objectId.dcs.deviceId,
+            "{\"device\":" + std::to_string(o.objectId.dcs.deviceId) + "}");
+    }
+    addEvent(static_cast<std::int64_t>(o.start), static_cast<std::int64_t>(o.end), 0, native::kCollectorLane, name, 0,
+        args, -1, native::EventCode::Overhead, 0);
+}
+
+void CuptiTranslator::addDevice(const CUpti_ActivityDevice5& d)
+{
+    const std::string name = d.name ? d.name : "";
+    // Kineto's deviceProperties keys.
+    std::string json = "{\"id\":" + std::to_string(d.id) + ",\"name\":";
+    appendJsonString(json, name);
+    json += ",\"totalGlobalMem\":" + std::to_string(d.globalMemorySize) + ",\"computeMajor\":"
+        + std::to_string(d.computeCapabilityMajor) + ",\"computeMinor\":" + std::to_string(d.computeCapabilityMinor)
+        + ",\"maxThreadsPerBlock\":" + std::to_string(d.maxThreadsPerBlock)
+        + ",\"regsPerBlock\":" + std::to_string(d.maxRegistersPerBlock) + ",\"regsPerMultiprocessor\":"
+        + std::to_string(d.maxRegistersPerMultiprocessor) + ",\"warpSize\":" + std::to_string(d.numThreadsPerWarp)
+        + ",\"sharedMemPerBlock\":" + std::to_string(d.maxSharedMemoryPerBlock)
+        + ",\"sharedMemPerMultiprocessor\":" + std::to_string(d.maxSharedMemoryPerMultiprocessor)
+        + ",\"numSms\":" + std::to_string(d.numMultiprocessors) + "}";
+    const auto id = static_cast<std::int32_t>(d.id);
+    m_sink.addMetadata(native::MetadataRecord {
+        static_cast<std::uint32_t>(native::MetadataKey::DeviceName), id, 0, 0, m_sink.internString(name), 0 });
+    m_sink.addMetadata(native::MetadataRecord {
+        static_cast<std::uint32_t>(native::MetadataKey::DeviceProperties), id, 0, 0, m_sink.internString(json), 0 });
+}
+
+} // namespace gapscope::capture

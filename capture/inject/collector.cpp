@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+#include "capture/inject/collector.h"
+
+#include "capture/collector_env.h"
+
+#if GAPSCOPE_COLLECTOR_HAVE_CUPTI
+#include <cupti.h>
+#endif
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iterator>
+
+#include <dirent.h>
+#include <pthread.h>
+#include <unistd.h>
+
+namespace gapscope::capture {
+
+namespace {
+
+std::string readSmallFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::int64_t envInteger(const char* name, std::int64_t fallback)
+{
+    const char* value = std::getenv(name);
+    if (!value || !*value)
+        return fallback;
+    char* end = nullptr;
+    errno = 0;
+    const long long parsed = std::strtoll(value, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return fallback;
+    return parsed;
+}
+
+std::int32_t rankFromEnvironment()
+{
+    for (const char* name : kRankVariables) {
+        const std::int64_t rank = envInteger(name, -1);
+        if (rank >= 0 && rank <= INT32_MAX)
+            return static_cast<std::int32_t>(rank);
+    }
+    return -1;
+}
+
+void exitHandler()
+{
+    try {
+        Collector::instance().shutdown();
+    } catch (...) {
+        // Nothing may escape into exit().
+    }
+}
+
+} // namespace
+
+Collector& Collector::instance()
+{
+    static Collector* collector = new Collector();
+    return *collector;
+}
+
+std::int64_t Collector::now()
+{
+#if GAPSCOPE_COLLECTOR_HAVE_CUPTI
+    std::uint64_t timestamp = 0;
+    if (cuptiGetTimestamp(&timestamp) == CUPTI_SUCCESS)
+        return static_cast<std::int64_t>(timestamp);
+#endif
+    timespec ts {};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return std::int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+Collector::Collector()
+{
+    m_kinds = static_cast<std::uint32_t>(envInteger(kEnvKinds, kAllRecordKinds));
+    if (const char* dir = std::getenv(kEnvOutputDir); dir && *dir)
+        m_outputDir = dir;
+    m_rank = rankFromEnvironment();
+    m_flushIntervalMs = static_cast<int>(envInteger(kEnvFlushIntervalMs, kDefaultFlushIntervalMs));
+    if (m_flushIntervalMs < 1)
+        m_flushIntervalMs = kDefaultFlushIntervalMs;
+    m_windowFrom = envInteger(kEnvRecordFromNs, INT64_MIN);
+    m_windowUntil = envInteger(kEnvRecordUntilNs, INT64_MAX);
+    now(); // CUPTI's first timestamp costs ~0.3 ms of setup: pay it here, not inside the first range
+    openFile();
+    registerExitHandler();
+    pthread_atfork(&Collector::prepareFork, &Collector::parentAfterFork, &Collector::childAfterFork);
+}
+
+void Collector::openFile()
+{
+    m_pid = ::getpid();
+    auto* writer = new NativeStreamWriter();
+    NativeStreamWriter::Header header;
+    header.pid = m_pid;
+    header.rank = m_rank;
+#if GAPSCOPE_COLLECTOR_HAVE_CUPTI
+    header.clock = native::ClockId::CuptiTimestamp;
+#else
+    header.clock = native::ClockId::Realtime;
+#endif
+    header.startTimeNs = now();
+    std::string path;
+    std::string error;
+    if (!writer->openInDirectory(m_outputDir, header, path, error)) {
+        std::fprintf(stderr, "gapscope collector (pid %d): %s; nothing is recorded in this process\n",
+            static_cast<int>(m_pid), error.c_str());
+        delete writer;
+        return;
+    }
+    if (m_outputDir.empty())
+        std::fprintf(stderr, "gapscope collector (pid %d): recording to %s\n", static_cast<int>(m_pid), path.c_str());
+    writer->setWindow(m_windowFrom, m_windowUntil);
+    m_flushName = writer->internString("GapScope flush");
+    m_writer.store(writer, std::memory_order_release);
+    writeProcessMetadata();
+    writer->flush(); // who this process is, on disk at once: it may die before the first flush
+    startFlushThread();
+}
+
+void Collector::writeProcessMetadata()
+{
+    // argv from /proc: NUL-separated. The process name is argv[0]'s last component (comm is cut at 15).
+    std::string cmdline = readSmallFile("/proc/self/cmdline");
+    while (!cmdline.empty() && cmdline.back() == '\0')
+        cmdline.pop_back();
+    std::string name = cmdline.substr(0, cmdline.find('\0'));
+    if (const auto slash = name.rfind('/'); slash != std::string::npos)
+        name = name.substr(slash + 1);
+    if (name.empty()) {
+        name = readSmallFile("/proc/self/comm");
+        while (!name.empty() && name.back() == '\n')
+            name.pop_back();
+    }
+    for (char& c : cmdline) {
+        if (c == '\0')
+            c = ' ';
+    }
+    addMetadataText(native::MetadataKey::ProcessName, name);
+    addMetadataText(native::MetadataKey::CommandLine, cmdline);
+    if (NativeStreamWriter* w = writer()) {
+        w->addMetadata({ static_cast<std::uint32_t>(native::MetadataKey::ParentPid), -1, 0, ::getppid(), 0, 0 });
+        if (m_windowFrom != INT64_MIN || m_windowUntil != INT64_MAX) {
+            w->addMetadata({ static_cast<std::uint32_t>(native::MetadataKey::RecordWindow), -1, m_windowFrom,
+                m_windowUntil, 0, 0 });
+        }
+    }
+}
+
+void Collector::addMetadataText(native::MetadataKey key, const std::string& text, std::int64_t number)
+{
+    if (NativeStreamWriter* w = m_writer.load(std::memory_order_acquire))
+        w->addMetadata({ static_cast<std::uint32_t>(key), -1, 0, number, w->internString(text), 0 });
+}
+
+NativeStreamWriter* Collector::writer()
+{
+    if (NativeStreamWriter* w = m_writer.load(std::memory_order_acquire))
+        return w;
+    if (!m_reopenAfterFork.load(std::memory_order_acquire))
+        return nullptr;
+    // First record of a forked child: its own file now (a child that execs at once never gets here).
+    std::lock_guard lock(m_stateMutex);
+    if (m_reopenAfterFork.exchange(false))
+        openFile();
+    return m_writer.load(std::memory_order_acquire);
+}
+
+void Collector::reportError(const std::string& message)
+{
+    std::fprintf(stderr, "gapscope collector (pid %d): %s\n", static_cast<int>(::getpid()), message.c_str());
+    addMetadataText(native::MetadataKey::CollectorError, message);
+}
+
+void Collector::addNote(const std::string& message)
+{
+    addMetadataText(native::MetadataKey::CollectorNote, message);
+}
+
+void Collector::setCuptiStatus(bool active, const std::string& detail)
+{
+    addMetadataText(native::MetadataKey::CuptiStatus, detail, active ? 1 : 0);
+}
+
+void Collector::setCudaHooks(CudaHooks hooks)
+{
+    m_cudaHooks.store(new CudaHooks(hooks), std::memory_order_release); // leaked on purpose: used until exit
+}
+
+void Collector::setNvtxShutdownHook(void (*closeOpenRanges)(std::int64_t))
+{
+    m_nvtxShutdown.store(closeOpenRanges, std::memory_order_release);
+}
+
+void Collector::registerExitHandler()
+{
+    std::atexit(&exitHandler);
+}
+
+void Collector::startFlushThread()
+{
+    {
+        std::lock_guard lock(m_loopMutex);
+        m_stopFlushing = false;
+        m_loopWake = new std::condition_variable();
+    }
+    m_flushThread = new std::thread([this] {
+        try {
+            flushLoop();
+        } catch (...) {
+            std::fprintf(stderr, "gapscope collector: the flush thread stopped after an error\n");
+        }
+    });
+    m_flushThreadPid = ::getpid();
+}
+
+void Collector::flushLoop()
+{
+    constexpr int kThreadNameEvery = 7; // reading /proc for thread names about once a second is plenty
+    int iteration = 0;
+    std::unique_lock lock(m_loopMutex);
+    while (!m_stopFlushing) {
+        m_loopWake->wait_for(lock, std::chrono::milliseconds(m_flushIntervalMs), [this] { return m_stopFlushing; });
+        if (m_stopFlushing)
+            break;
+        lock.unlock();
+        flushOnce(false, iteration++ % kThreadNameEvery == 0);
+        lock.lock();
+    }
+}
+
+void Collector::flushOnce(bool forcedCupti, bool refreshNames)
+{
+    NativeStreamWriter* w = m_writer.load(std::memory_order_acquire);
+    if (!w)
+        return;
+    const std::int64_t start = now();
+    if (CudaHooks* hooks = m_cudaHooks.load(std::memory_order_acquire); hooks && hooks->flush)
+        hooks->flush(forcedCupti);
+    if (refreshNames)
+        refreshThreadNames(*w);
+    w->flush();
+    // Its own cost goes in the next flush: nobody should take profiler time for the program's.
+    w->addEvent({ start, now(), 0, native::kCollectorLane, m_flushName, 0, 0, -1,
+        static_cast<std::uint8_t>(native::EventCode::Overhead), 0 });
+}
+
+void Collector::flushNow(bool forcedCupti)
+{
+    flushOnce(forcedCupti, false);
+}
+
+void Collector::refreshThreadNames(NativeStreamWriter& w)
+{
+    DIR* dir = ::opendir("/proc/self/task");
+    if (!dir)
+        return;
+    while (const dirent* entry = ::readdir(dir)) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9')
+            continue;
+        const std::int64_t tid = std::strtoll(entry->d_name, nullptr, 10);
+        std::string comm = readSmallFile(std::string("/proc/self/task/") + entry->d_name + "/comm");
+        while (!comm.empty() && comm.back() == '\n')
+            comm.pop_back();
+        std::string& known = m_threadComms[tid];
+        if (comm.empty() || comm == known)
+            continue;
+        known = comm;
+        w.addMetadata(
+            { static_cast<std::uint32_t>(native::MetadataKey::ThreadOsName), -1, tid, 0, w.internString(comm), 0 });
+    }
+    ::closedir(dir);
+}
+
+void Collector::shutdown()
+{
+    std::lock_guard lock(m_stateMutex);
+    if (m_shutDown.exchange(true))
+        return;
+    if (m_flushThread && m_flushThreadPid == ::getpid()) {
+        {
+            std::lock_guard loopLock(m_loopMutex);
+            m_stopFlushing = true;
+        }
+        m_loopWake->notify_all();
+        m_flushThread->join();
+    }
+    NativeStreamWriter* w = m_writer.load(std::memory_order_acquire);
+    if (!w)
+        return;
+    const std::int64_t end = now();
+    if (auto close = m_nvtxShutdown.load(std::memory_order_acquire))
+        close(end);
+    CudaHooks* hooks = m_cudaHooks.load(std::memory_order_acquire);
+    if (hooks && hooks->flush)
+        hooks->flush(true);
+    if (hooks && hooks->finalize)
+        hooks->finalize();
+    refreshThreadNames(*w);
+    w->flush();
+    // The exit work is the collector's cost too; close() writes this last event with the End chunk.
+    w->addEvent({ end, now(), 0, native::kCollectorLane, w->internString("GapScope exit flush"), 0, 0, -1,
+        static_cast<std::uint8_t>(native::EventCode::Overhead), 0 });
+    w->close(now());
+    // Late calls from threads still running find no writer; the object itself stays (they may hold it).
+    m_writer.store(nullptr, std::memory_order_release);
+}
+
+void Collector::prepareFork()
+{
+    Collector& c = instance();
+    c.m_stateMutex.lock();
+    c.m_loopMutex.lock();
+}
+
+void Collector::parentAfterFork()
+{
+    Collector& c = instance();
+    c.m_loopMutex.unlock();
+    c.m_stateMutex.unlock();
+}
+
+void Collector::childAfterFork()
+{
+    Collector& c = instance();
+    c.m_loopMutex.unlock();
+    c.m_stateMutex.unlock();
+    // The parent's writer, buffers and flush thread belong to the parent: the child leaves them be
+    // (their locks may be held by threads that do not exist here) and opens its own file lazily.
+    c.m_flushThread = nullptr;
+    c.m_threadComms.clear();
+    c.m_cudaHooks.store(nullptr); // CUPTI state does not survive fork(); a child that inits CUDA sets it again
+    const bool wasRecording = c.m_writer.exchange(nullptr) != nullptr;
+    c.m_reopenAfterFork.store(wasRecording && !c.m_shutDown.load());
+}
+
+} // namespace gapscope::capture

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "capture/stream/native_stream_writer.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace gapscope::capture {
+
+/// What the CUDA side registers so that the process-wide collector, which also runs without
+/// CUPTI (NVTX only), can drive CUPTI's flushing and shutdown.
+struct CudaHooks {
+    /// cuptiActivityFlushAll (forced or not), then hand CUPTI's dropped count and the
+    /// translator's counters to the writer.
+    void (*flush)(bool forced) = nullptr;
+    /// Unsubscribe and cuptiFinalize: 13.0-13.1 crash at unload otherwise (DESIGN.md §6).
+    void (*finalize)() = nullptr;
+};
+
+/// The collector of one process, shared by the NVTX and the CUDA injection entry points (the
+/// driver and NVTX load the same .so once, so both see this one instance).
+///
+/// Started by the first entry point that runs: reads the launcher's environment
+/// (collector_env.h), creates the per-process file, writes what it knows about the process, and
+/// starts a thread that flushes every GAPSCOPE_FLUSH_INTERVAL_MS, recording its own time as
+/// Overhead events on the collector lane. At exit it stops the thread, closes open NVTX ranges,
+/// force-flushes CUPTI, finalizes it and closes the file. After fork() the child gets a file of
+/// its own when it first records something.
+///
+/// Never throws to its callers' callers: the C entry points catch everything.
+class Collector {
+public:
+    /// The collector, started on first use. Never destroyed (threads may still call in at exit).
+    static Collector& instance();
+
+    /// The writer, or nullptr when nothing is recorded (the file could not be created, or exit ran).
+    NativeStreamWriter* writer();
+    /// RecordKind bits the launcher asked for.
+    std::uint32_t kinds() const { return m_kinds; }
+    /// Now, on the clock of every timestamp in the file (cuptiGetTimestamp when built with CUPTI).
+    static std::int64_t now();
+
+    /// Says what went wrong on stderr and in the file; recording goes on.
+    void reportError(const std::string& message);
+    void addNote(const std::string& message);
+    void setCuptiStatus(bool active, const std::string& detail);
+
+    void setCudaHooks(CudaHooks hooks);
+    /// Called at exit with the exit time, to record NVTX ranges still open.
+    void setNvtxShutdownHook(void (*closeOpenRanges)(std::int64_t endTime));
+    /// Registers the exit handler (again): the latest registration runs first, so calling this
+    /// from InitializeInjection puts the collector's shutdown before the CUDA runtime's teardown.
+    void registerExitHandler();
+
+    /// Flushes CUPTI (forced if asked) and the file now; thread-safe.
+    void flushNow(bool forcedCupti);
+    /// The exit handler: idempotent.
+    void shutdown();
+
+private:
+    Collector();
+    void openFile();
+    void writeProcessMetadata();
+    void startFlushThread();
+    void flushLoop();
+    void flushOnce(bool forcedCupti, bool refreshThreadNames);
+    void refreshThreadNames(NativeStreamWriter& writer);
+    void addMetadataText(native::MetadataKey key, const std::string& text, std::int64_t number = 0);
+    static void prepareFork();
+    static void parentAfterFork();
+    static void childAfterFork();
+
+    std::uint32_t m_kinds = 0;
+    std::string m_outputDir;
+    std::int32_t m_rank = -1;
+    int m_flushIntervalMs = 0;
+    std::int64_t m_windowFrom = INT64_MIN;
+    std::int64_t m_windowUntil = INT64_MAX;
+
+    /// Guards (re)opening and shutdown; held across fork() so the child can take it over.
+    std::mutex m_stateMutex;
+    std::atomic<NativeStreamWriter*> m_writer { nullptr };
+    std::atomic<bool> m_reopenAfterFork { false };
+    std::atomic<bool> m_shutDown { false };
+    std::atomic<pid_t> m_pid { 0 };
+    std::uint32_t m_flushName = 0;
+
+    std::atomic<CudaHooks*> m_cudaHooks { nullptr };
+    std::atomic<void (*)(std::int64_t)> m_nvtxShutdown { nullptr };
+
+    std::mutex m_loopMutex;
+    /// New for each flush thread: a child after fork() must not wait on a condition variable whose
+    /// state names the parent's waiter.
+    std::condition_variable* m_loopWake = nullptr;
+    bool m_stopFlushing = false;
+    /// Heap-held and never deleted: after fork() the child must not touch the parent's thread object.
+    std::thread* m_flushThread = nullptr;
+    pid_t m_flushThreadPid = 0;
+    std::map<std::int64_t, std::string> m_threadComms;
+};
+
+} // namespace gapscope::capture

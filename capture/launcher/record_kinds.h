@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "capture/collector_env.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gapscope::capture {
+
+/// Parses a `--kinds` list: comma-separated names among kernel, memcpy, memset, sync, runtime,
+/// driver, nvtx, overhead, and the groups `cuda` (every CUDA kind) and `all`. Case-insensitive;
+/// spaces around names are ignored. Returns the RecordKind mask, or nullopt with `error` set.
+std::optional<std::uint32_t> parseRecordKinds(std::string_view list, std::string& error);
+
+/// "kernel,memcpy,..." for a mask, in the order of the RecordKind bits; "all" for every bit.
+std::string recordKindsText(std::uint32_t kinds);
+
+/// The names parseRecordKinds accepts, for help texts.
+inline constexpr const char* kRecordKindNames
+    = "kernel, memcpy, memset, sync, runtime, driver, nvtx, overhead, cuda, all";
+
+} // namespace gapscope::capture

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/event.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace gapscope {
+
+/// Nearest-rank percentile (the smallest value with at least `fraction` of the values at or below it, as
+/// percentile() in percentile.h) by selection instead of a full sort: for the kernel statistics of traces
+/// with millions of kernels. Reorders `values`; 0 when empty.
+inline TimeNs nearestRankPercentile(std::vector<TimeNs>& values, double fraction)
+{
+    if (values.empty())
+        return 0;
+    const auto n = values.size();
+    auto rank = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(n)));
+    rank = std::clamp<std::size_t>(rank, 1, n);
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(rank - 1), values.end());
+    return values[rank - 1];
+}
+
+} // namespace gapscope

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "core/annotations/markdown_report.h"
+
+#include "core/annotations/annotation_figures.h"
+#include "core/model/time_format.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace gapscope {
+
+namespace {
+
+std::string percentText(double fraction)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f %%", fraction * 100.0);
+    return buffer;
+}
+
+/// A heading or a table cell holds one line, and a `|` would end a cell.
+std::string oneLine(std::string_view text)
+{
+    std::string line;
+    for (char c : text) {
+        if (c == '\n' || c == '\r')
+            line += ' ';
+        else if (c == '|')
+            line += "\\|";
+        else
+            line += c;
+    }
+    return line;
+}
+
+std::string fromTraceStart(TimeNs t, TimeNs origin)
+{
+    const TimeNs offset = t - origin;
+    return (offset < 0 ? "" : "+") + formatDuration(offset);
+}
+
+std::string deviceLabel(const Trace& trace, DeviceIndex index)
+{
+    const Device& device = trace.devices[index.value];
+    std::string label
+        = "pid " + std::to_string(trace.processes[device.process.value].pid) + " GPU " + std::to_string(device.id);
+    if (!device.name.empty())
+        label += " (" + oneLine(device.name) + ")";
+    return label;
+}
+
+void writeField(std::ostream& out, const char* label, const std::string& text)
+{
+    out << "**" << label << ".** ";
+    if (text.empty())
+        out << "_(not filled in)_";
+    else
+        out << text;
+    out << "\n\n";
+}
+
+void writeFigures(std::ostream& out, const Trace& trace, const AnnotationFigures& figures)
+{
+    out << "### Measured over this range\n\n";
+    if (figures.end <= figures.start) {
+        out << "A zero-length range: nothing to measure.\n\n";
+        return;
+    }
+    if (figures.devices.empty()) {
+        out << "No GPU that this note concerns is in the trace.\n\n";
+        return;
+    }
+    out << "| Device | Window | Busy | Idle | Utilization | Gaps |\n"
+           "|---|---:|---:|---:|---:|---:|\n";
+    for (const DeviceFigures& d : figures.devices) {
+        out << "| " << deviceLabel(trace, d.device) << " | " << formatDuration(d.spanNs) << " | "
+            << formatDuration(d.busyNs) << " | " << formatDuration(d.idleNs) << " | " << percentText(d.utilization)
+            << " | " << d.gapCount << " |\n";
+    }
+    out << "\nIdle by cause (each a hypothesis with evidence, not a verdict):\n\n| Device |";
+    for (int cause = 0; cause < kGapCauseCount; ++cause)
+        out << ' ' << gapCauseName(static_cast<GapCause>(cause)) << " |";
+    out << "\n|---|";
+    for (int cause = 0; cause < kGapCauseCount; ++cause)
+        out << "---:|";
+    out << '\n';
+    for (const DeviceFigures& d : figures.devices) {
+        out << "| " << deviceLabel(trace, d.device) << " |";
+        for (int cause = 0; cause < kGapCauseCount; ++cause)
+            out << ' ' << formatDuration(d.idleByCause[static_cast<std::size_t>(cause)]) << " |";
+        out << '\n';
+    }
+    out << "\nExposed time (each instant counted once: compute, then communication, then memcpy):\n\n"
+           "| Device | compute | communication | memcpy | idle |\n"
+           "|---|---:|---:|---:|---:|\n";
+    for (const DeviceFigures& d : figures.devices) {
+        out << "| " << deviceLabel(trace, d.device) << " | " << formatDuration(d.exposed.compute) << " | "
+            << formatDuration(d.exposed.communication) << " | " << formatDuration(d.exposed.memcpy) << " | "
+            << formatDuration(d.exposed.idle) << " |\n";
+    }
+    out << '\n';
+}
+
+void writeAnnotation(std::ostream& out, const Trace& trace, const Annotation& a, std::size_t number, TimeNs origin,
+    const AnalysisOptions& analysis)
+{
+    out << "## " << number << ". " << (a.title.empty() ? std::string("(untitled)") : oneLine(a.title)) << "\n\n";
+    out << "- **Status:** " << annotationStatusName(a.status) << "\n";
+    out << "- **Range:** " << fromTraceStart(a.start, origin) << " to " << fromTraceStart(a.end, origin) << " ("
+        << formatDuration(a.duration()) << "), [" << a.start << ", " << a.end << ") ns on the trace clock\n";
+    if (!a.lanes.empty()) {
+        out << "- **Lanes:** ";
+        for (std::size_t i = 0; i < a.lanes.size(); ++i)
+            out << (i ? "; " : "") << describeLane(a.lanes[i]);
+        out << "\n";
+    }
+    if (a.gap) {
+        out << "- **From gap:** " << (a.gap->cause.empty() ? std::string("gap") : "`" + a.gap->cause + "` gap")
+            << " of " << formatDuration(a.gap->end - a.gap->start) << " on pid " << a.gap->pid << " GPU "
+            << a.gap->deviceId;
+        if (a.gap->stream)
+            out << " stream " << *a.gap->stream;
+        out << ", " << fromTraceStart(a.gap->start, origin) << " to " << fromTraceStart(a.gap->end, origin) << "\n";
+    }
+    if (!a.created.empty() || !a.modified.empty())
+        out << "- **Created:** " << (a.created.empty() ? "?" : a.created) << "; **modified:** "
+            << (a.modified.empty() ? "?" : a.modified) << "\n";
+    out << "- **Id:** `" << a.id << "`\n\n";
+
+    out << "### Optimization record\n\n";
+    writeField(out, "Problem", a.record.problem);
+    writeField(out, "Baseline", a.record.baseline);
+    writeField(out, "Hypothesis", a.record.hypothesis);
+    writeField(out, "Change", a.record.change);
+    writeField(out, "Correctness check", a.record.correctnessCheck);
+    writeField(out, "Performance change", a.record.performanceChange);
+    writeField(out, "Side effects", a.record.sideEffects);
+
+    writeFigures(out, trace, measureAnnotation(trace, a, analysis));
+}
+
+} // namespace
+
+std::string writeMarkdownReport(
+    const Trace& trace, const std::vector<Annotation>& annotations, const MarkdownReportOptions& options)
+{
+    std::ostringstream out;
+    const auto span = trace.timeSpan();
+    const TimeNs origin = span ? span->first : 0;
+    out << "# GapScope hypotheses" << (options.traceName.empty() ? std::string() : ": " + oneLine(options.traceName))
+        << "\n\n";
+    out << annotations.size() << (annotations.size() == 1 ? " note" : " notes");
+    if (!options.notesSource.empty())
+        out << " from `" << options.notesSource << "`";
+    out << ". Figures are measured by GapScope " GAPSCOPE_VERSION " over each note's own range (activity set `"
+        << activitySetName(options.analysis.activity) << "`, launch threshold "
+        << formatDuration(options.analysis.launchThresholdNs) << "); times are given from the start of the trace ("
+        << origin << " ns on the trace clock).\n\n";
+    if (annotations.empty())
+        out << "No annotations yet: create one in the viewer from a range selection or with \"Explain this gap…\".\n";
+    for (std::size_t i = 0; i < annotations.size(); ++i)
+        writeAnnotation(out, trace, annotations[i], i + 1, origin, options.analysis);
+    return out.str();
+}
+
+} // namespace gapscope

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The hypotheses report: one Markdown section per annotation with its record and the figures measured
+// over its range, so that a colleague can read the reasoning and the numbers without GapScope.
+
+#include "core/analysis/analysis.h"
+#include "core/annotations/annotation.h"
+
+#include <string>
+#include <vector>
+
+namespace gapscope {
+
+struct MarkdownReportOptions {
+    /// Shown in the title (the trace's file name).
+    std::string traceName;
+    /// Where the notes came from (the sidecar path), shown under the title; empty: not shown.
+    std::string notesSource;
+    /// Activity set, launch threshold, step pattern; the window is replaced by each note's range.
+    AnalysisOptions analysis;
+};
+
+/// The report. Times are shown from the start of the trace (Trace::timeSpan()) and in trace-clock ns.
+/// Per note: status, range, lanes, the gap it came from, created/modified, the seven record fields
+/// (empty ones marked as not filled in), and per device of the note (annotation_figures.h) a table of
+/// window, busy, idle, utilization, gap count, idle by cause and exposed time.
+/// Precondition: the trace is finalized.
+std::string writeMarkdownReport(
+    const Trace& trace, const std::vector<Annotation>& annotations, const MarkdownReportOptions& options);
+
+} // namespace gapscope

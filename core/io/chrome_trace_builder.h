@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/trace.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace gapscope::chrome {
+
+/// A pid or tid as a Chrome trace file wrote it. Numbers and numeric strings ("4093687616") are their value;
+/// other strings ("stream 7", "Spans") get a stable synthetic value (a hash of the text) and `isString`.
+struct RawId {
+    std::int64_t value = 0;
+    bool isString = false;
+    friend bool operator==(RawId, RawId) = default;
+};
+
+/// The synthetic id of a non-numeric pid/tid string: the same text always gives the same id, in any file.
+std::int64_t syntheticId(std::string_view text);
+
+enum class MetadataKind : std::uint8_t {
+    ProcessName,
+    ProcessSortIndex,
+    ThreadName,
+    ThreadSortIndex,
+};
+
+/// Collects a Chrome trace file's events as they are parsed and turns them into a Trace once the whole file has
+/// been seen: only then is it known which pid is the file's host process (Kineto writes GPU events under
+/// pid = device index, and those pids are not processes), which lanes the `M` events name, and which events
+/// the flow events bind. Events are grouped per lane while parsing, so finishing only moves vectors.
+class ChromeTraceBuilder {
+public:
+    explicit ChromeTraceBuilder(std::string fileName);
+
+    /// The trace under construction: parsers intern names in `strings` and store args in `args` directly.
+    Trace& trace() { return m_trace; }
+
+    /// The lane index for a host event of (pid, tid); `tidText` names the lane when the tid was not numeric.
+    std::uint32_t hostLane(RawId pid, RawId tid, std::string_view tidText);
+    /// The lane index for an event on GPU stream (device, stream); (pid, tid) as written bind metadata and flows.
+    std::uint32_t gpuLane(int device, std::int64_t stream, std::string_view streamText, RawId pid, RawId tid);
+    /// Stores an event; the returned pointer stays valid until finish() (storage grows in chunks, never moves).
+    Event* addEvent(std::uint32_t lane, const Event& event)
+    {
+        PendingLane& l = m_lanes[lane];
+        if (l.eventCount == 0)
+            l.firstOrder = m_eventOrder;
+        ++m_eventOrder;
+        ++l.eventCount;
+        if (event.kind == EventKind::RuntimeApi || event.kind == EventKind::DriverApi)
+            ++l.apiCalls;
+        if (l.chunks.empty() || l.chunks.back().size() == l.chunks.back().capacity()) {
+            l.chunks.emplace_back();
+            l.chunks.back().reserve(std::min(kFirstChunk << std::min<std::size_t>(l.chunks.size() - 1, 16), kMaxChunk));
+        }
+        l.chunks.back().push_back(event);
+        return &l.chunks.back().back();
+    }
+
+    /// A `B` event: opens a slice on (pid, tid); `event.end` is set by the matching end().
+    void begin(RawId pid, RawId tid, std::uint32_t lane, const Event& event, std::uint64_t byteOffset);
+    /// An `E` event: closes the innermost open slice of (pid, tid) and returns it as stored. Warns (and returns
+    /// nullptr) when none is open.
+    Event* end(RawId pid, RawId tid, TimeNs ts, std::uint64_t byteOffset);
+
+    /// A flow event (`s`/`f`): binds correlation `id` to the event of (pid, tid) that starts at `ts`.
+    void addFlow(RawId pid, RawId tid, TimeNs ts, std::uint32_t id);
+    void addMetadata(MetadataKind kind, RawId pid, RawId tid, std::string value, std::int64_t number);
+
+    /// One top-level key other than traceEvents, with its raw JSON value.
+    void addFileMetadata(std::string_view rawKey, std::string_view rawValue);
+    void setRank(int rank) { m_rank = rank; }
+    void addDeviceProperties(int id, std::string name, std::string json);
+
+    /// A skipped malformed event: counted, and reported while fewer than kMaxWarnings were.
+    void warnSkipped(std::uint64_t byteOffset, std::string message);
+    /// A warning that is not a skipped malformed event.
+    void warn(std::uint64_t byteOffset, std::string message);
+
+    /// Assigns lanes to processes and devices, applies metadata, binds flows and finalizes the trace.
+    Trace finish();
+
+    static constexpr std::size_t kMaxWarnings = 100;
+
+private:
+    struct PendingLane {
+        bool gpu = false;
+        RawId pid; // host lanes: as written
+        RawId tid; // host lanes: as written
+        int device = 0; // GPU lanes
+        std::int64_t stream = 0; // GPU lanes
+        std::string name; // from a non-numeric tid; thread_name metadata overrides it
+        std::optional<int> sortIndex;
+        std::uint64_t firstOrder = 0;
+        std::uint64_t apiCalls = 0;
+        std::uint64_t eventCount = 0;
+        // Events as parsed, in chunks: a growing vector would copy itself and, at the moment it does, hold
+        // twice its size; chunks keep the peak of a load near its final size (DESIGN.md §8: ≤ 1.5×).
+        std::vector<std::vector<Event>> chunks;
+        std::vector<Event> events; // the chunks joined, by finish()
+    };
+    static constexpr std::size_t kFirstChunk = 64;
+    static constexpr std::size_t kMaxChunk = 16384;
+    struct RouteKey {
+        std::int64_t pid;
+        std::int64_t tid;
+        std::int64_t stream;
+        std::int32_t device;
+        bool gpu;
+        bool pidIsString;
+        bool tidIsString;
+        friend bool operator==(const RouteKey&, const RouteKey&) = default;
+    };
+    struct RouteHash {
+        std::size_t operator()(const RouteKey& k) const noexcept;
+    };
+    struct OpenSlice {
+        std::uint32_t lane;
+        Event event;
+        std::uint64_t byteOffset;
+    };
+    struct Flow {
+        RawId pid;
+        RawId tid;
+        TimeNs ts;
+        std::uint32_t id;
+    };
+    struct Metadata {
+        MetadataKind kind;
+        RawId pid;
+        RawId tid;
+        std::string value;
+        std::int64_t number;
+    };
+    struct DeviceInfo {
+        std::string name;
+        std::string json;
+    };
+    using RawKey = std::pair<std::int64_t, std::int64_t>;
+    struct RawKeyHash {
+        std::size_t operator()(const RawKey& k) const noexcept;
+    };
+
+    std::uint32_t lookupRoute(const RouteKey& key, std::string_view laneName);
+    std::int64_t chooseHostPid() const;
+    void bindFlows(const std::unordered_map<RawKey, std::vector<std::uint32_t>, RawKeyHash>& lanesByRawKey);
+
+    std::string m_fileName;
+    Trace m_trace;
+    std::vector<PendingLane> m_lanes;
+    std::unordered_map<RouteKey, std::uint32_t, RouteHash> m_routes;
+    // Recently used routes: consecutive events mostly alternate between a handful of lanes.
+    static constexpr std::size_t kRouteCacheSize = 4;
+    std::array<std::pair<RouteKey, std::uint32_t>, kRouteCacheSize> m_routeCache {};
+    std::size_t m_routeCacheUsed = 0;
+    std::size_t m_routeCacheNext = 0;
+    std::unordered_map<RouteKey, std::uint32_t, RouteHash> m_laneByIdentity; // host (pid, tid) / GPU (device, stream)
+    std::unordered_map<RawKey, std::vector<OpenSlice>, RawKeyHash> m_openSlices;
+    std::vector<Flow> m_flows;
+    std::vector<Metadata> m_metadata;
+    std::string m_fileMetadata;
+    std::optional<int> m_rank;
+    std::unordered_map<int, DeviceInfo> m_deviceInfo;
+    std::uint64_t m_eventOrder = 0;
+};
+
+} // namespace gapscope::chrome

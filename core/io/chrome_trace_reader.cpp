@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/chrome_trace_reader.h"
+
+#include "core/io/chrome_event_mapper.h"
+#include "core/io/chrome_event_parser.h"
+#include "core/io/chrome_trace_builder.h"
+#include "core/io/content_window.h"
+#include "core/io/gzip_file.h"
+#include "core/io/json_scanner.h"
+
+#include <cstring>
+#include <limits>
+
+namespace gapscope {
+
+namespace {
+
+using chrome::ChromeEventMapper;
+using chrome::ChromeEventParser;
+using chrome::ChromeTraceBuilder;
+using chrome::ParsedEvent;
+using json::Scanner;
+
+/// Streams a Chrome trace-event JSON document through a ContentWindow: this class walks the top-level
+/// structure (an object with traceEvents and metadata keys, or a bare array), ChromeEventParser reads each
+/// event, ChromeEventMapper maps it onto ChromeTraceBuilder, which assembles the Trace at the end.
+class ChromeJsonImporter {
+public:
+    ChromeJsonImporter(ContentSource& source, const std::string& fileName, const ChromeReadOptions& options)
+        : m_window(source, options.windowBytes)
+        , m_fileName(fileName)
+        , m_eventParser(m_scan)
+        , m_builder(fileName)
+        , m_mapper(m_builder, options.keepArgs)
+    { }
+
+    IoResult<Trace> run();
+
+private:
+    // Parses one item starting at m_pos with `parse` (which returns its end or nullptr after m_scan.fail),
+    // sliding the window and retrying when the item runs past the data read so far. False on error.
+    // `parse` must have no side effect before it succeeds.
+    template <typename Parse> bool parseItem(Parse&& parse);
+    bool refill();
+    bool parseTopLevelObject();
+    bool parseEventArray();
+    bool checkTrailing();
+    const char* parseTopLevelValue(const char* p, std::string_view key);
+    void setSyntaxError();
+    void setError(std::uint64_t offset, std::string message);
+
+    ContentWindow m_window;
+    Scanner m_scan;
+    const char* m_pos = nullptr;
+    std::string m_fileName;
+    ChromeEventParser m_eventParser;
+    ParsedEvent m_event;
+    ChromeTraceBuilder m_builder;
+    ChromeEventMapper m_mapper;
+    std::optional<IoError> m_error;
+    const char* m_context = "at the top level";
+};
+
+template <typename Parse> bool ChromeJsonImporter::parseItem(Parse&& parse)
+{
+    for (;;) {
+        const char* end = parse(m_pos);
+        if (end) {
+            m_pos = end;
+            return true;
+        }
+        if (m_scan.failAt < m_window.end()) {
+            setSyntaxError();
+            return false;
+        }
+        if (m_window.eof()) {
+            setError(
+                m_window.contentEnd(), std::string("the JSON ends early (truncated file?): the end came ") + m_context);
+            return false;
+        }
+        if (!refill())
+            return false;
+    }
+}
+
+bool ChromeJsonImporter::refill()
+{
+    if (auto failed = m_window.refill(m_pos)) {
+        m_error = std::move(*failed);
+        return false;
+    }
+    return true;
+}
+
+void ChromeJsonImporter::setError(std::uint64_t offset, std::string message)
+{
+    m_error = IoError { m_fileName, offset, std::move(message) };
+}
+
+void ChromeJsonImporter::setSyntaxError()
+{
+    const char* at = m_scan.failAt;
+    std::string message = "not valid JSON: ";
+    if (*at == '\0')
+        message += "a NUL byte";
+    else
+        message += m_scan.failMessage;
+    message += ' ';
+    message += m_context;
+    setError(m_window.offsetOf(at), std::move(message));
+}
+
+IoResult<Trace> ChromeJsonImporter::run()
+{
+    m_pos = m_window.begin();
+    if (!refill())
+        return *m_error;
+    if (m_window.eof() && m_window.begin() == m_window.end())
+        return IoError { m_fileName, 0, "the file is empty" };
+    if (m_window.end() - m_pos >= 3 && std::memcmp(m_pos, "\xef\xbb\xbf", 3) == 0)
+        m_pos += 3; // UTF-8 byte order mark
+
+    char first = 0;
+    std::uint64_t valueOffset = 0;
+    const bool started = parseItem([&](const char* p) -> const char* {
+        p = Scanner::skipSpace(p);
+        if (*p == '\0')
+            return m_scan.fail(p, "expected a JSON value");
+        first = *p;
+        valueOffset = m_window.offsetOf(p);
+        return p;
+    });
+    if (!started) {
+        if (m_window.eof() && m_error && m_error->byteOffset == m_window.contentEnd())
+            return IoError { m_fileName, m_window.contentEnd(), "the file holds only whitespace, no JSON value" };
+        return *m_error;
+    }
+    if (first == '[') {
+        ++m_pos;
+        m_context = "inside the top-level array of events";
+        if (!parseEventArray())
+            return *m_error;
+    } else if (first == '{') {
+        ++m_pos;
+        if (!parseTopLevelObject())
+            return *m_error;
+    } else {
+        // Valid JSON that is not an object or array is "not a trace"; anything else is not JSON at all.
+        if (!parseItem([&](const char* p) { return m_scan.skipValue(p); }))
+            return *m_error;
+        if (!checkTrailing())
+            return *m_error;
+        return IoError { m_fileName, valueOffset,
+            "not a Chrome trace: the top-level JSON value is neither an object with \"traceEvents\" "
+            "nor an array of events" };
+    }
+    if (!checkTrailing())
+        return *m_error;
+    m_mapper.reportUnsupportedPhases();
+    return m_builder.finish();
+}
+
+bool ChromeJsonImporter::checkTrailing()
+{
+    m_context = "after the top-level value";
+    for (;;) {
+        const char* p = Scanner::skipSpace(m_pos);
+        if (p < m_window.end()) {
+            m_scan.fail(p, "unexpected data after the top-level value");
+            setSyntaxError();
+            return false;
+        }
+        if (m_window.eof())
+            return true;
+        m_pos = p;
+        if (!refill())
+            return false;
+    }
+}
+
+bool ChromeJsonImporter::parseTopLevelObject()
+{
+    const std::uint64_t objectOffset = m_window.offsetOf(m_pos - 1);
+    bool sawTraceEvents = false;
+    std::string key;
+    m_context = "inside the top-level object";
+    bool more = false;
+    if (!parseItem([&](const char* p) -> const char* {
+            p = Scanner::skipSpace(p);
+            more = *p != '}';
+            return more ? p : p + 1;
+        }))
+        return false;
+    while (more) {
+        m_context = "inside the top-level object";
+        if (!parseItem([&](const char* p) -> const char* {
+                std::string_view rawKey;
+                p = m_scan.scanKey(Scanner::skipSpace(p), rawKey);
+                if (p)
+                    key.assign(rawKey);
+                return p;
+            }))
+            return false;
+        if (key == "traceEvents") {
+            std::uint64_t valueOffset = 0;
+            bool isArray = false;
+            // Every item starts by skipping spaces: the previous one may have stopped at the end of the window
+            // in the middle of a run of them.
+            if (!parseItem([&](const char* p) -> const char* {
+                    p = Scanner::skipSpace(p);
+                    valueOffset = m_window.offsetOf(p);
+                    if (*p == '[') {
+                        isArray = true;
+                        return p + 1;
+                    }
+                    return m_scan.skipValue(p);
+                }))
+                return false;
+            if (!isArray) {
+                setError(valueOffset, "not a Chrome trace: \"traceEvents\" is not an array");
+                return false;
+            }
+            m_context = "inside the traceEvents array";
+            if (!parseEventArray())
+                return false;
+            sawTraceEvents = true;
+        } else {
+            m_context = "inside a top-level value";
+            if (!parseItem([&](const char* p) { return parseTopLevelValue(Scanner::skipSpace(p), key); }))
+                return false;
+        }
+        m_context = "inside the top-level object";
+        if (!parseItem([&](const char* p) -> const char* {
+                p = Scanner::skipSpace(p);
+                if (*p == ',')
+                    return p + 1;
+                if (*p == '}') {
+                    more = false;
+                    return p + 1;
+                }
+                return m_scan.fail(p, "expected ',' or '}'");
+            }))
+            return false;
+    }
+    if (!sawTraceEvents) {
+        setError(objectOffset, "not a Chrome trace: the top-level object has no \"traceEvents\" array");
+        return false;
+    }
+    return true;
+}
+
+const char* ChromeJsonImporter::parseTopLevelValue(const char* p, std::string_view key)
+{
+    const char* end = m_scan.skipValue(p);
+    if (!end)
+        return nullptr;
+    const std::string_view raw(p, static_cast<std::size_t>(end - p));
+    m_builder.addFileMetadata(key, raw);
+    if (key == "distributedInfo" && *p == '{') {
+        // {"backend": "nccl", "rank": 0, ...}: only the rank is modelled; the rest stays in the metadata.
+        const char* q = Scanner::skipSpace(p + 1);
+        while (*q == '"') {
+            std::string_view k;
+            q = m_scan.scanKey(q, k);
+            std::optional<std::int64_t> rank;
+            q = k == "rank" ? m_eventParser.parseInteger(q, rank) : m_scan.skipValue(q);
+            if (rank && *rank >= 0 && *rank <= std::numeric_limits<int>::max())
+                m_builder.setRank(static_cast<int>(*rank));
+            q = Scanner::skipSpace(q);
+            if (*q == ',')
+                q = Scanner::skipSpace(q + 1);
+        }
+    } else if (key == "deviceProperties" && *p == '[') {
+        // [{"id": 0, "name": "NVIDIA A100-PG509-200", ...}, ...]
+        const char* q = Scanner::skipSpace(p + 1);
+        while (*q == '{') {
+            const char* entryStart = q;
+            std::optional<std::int64_t> id;
+            std::string name;
+            q = Scanner::skipSpace(q + 1);
+            while (*q == '"') {
+                std::string_view k;
+                q = m_scan.scanKey(q, k);
+                if (k == "id") {
+                    q = m_eventParser.parseInteger(q, id);
+                } else if (k == "name" && *q == '"') {
+                    bool escaped = false;
+                    const char* s = q;
+                    q = m_scan.scanString(q, escaped);
+                    const std::string_view rawName(s + 1, static_cast<std::size_t>(q - s - 2));
+                    if (!escaped || !json::unescapeString(rawName, name))
+                        name.assign(rawName);
+                } else {
+                    q = m_scan.skipValue(q);
+                }
+                q = Scanner::skipSpace(q);
+                if (*q == ',')
+                    q = Scanner::skipSpace(q + 1);
+            }
+            q = q + 1; // the entry's '}' (the value was validated above)
+            if (id && *id >= std::numeric_limits<int>::min() && *id <= std::numeric_limits<int>::max())
+                m_builder.addDeviceProperties(static_cast<int>(*id), std::move(name),
+                    std::string(entryStart, static_cast<std::size_t>(q - entryStart)));
+            q = Scanner::skipSpace(q);
+            if (*q == ',')
+                q = Scanner::skipSpace(q + 1);
+        }
+    }
+    return end;
+}
+
+bool ChromeJsonImporter::parseEventArray()
+{
+    bool more = false;
+    if (!parseItem([&](const char* p) -> const char* {
+            p = Scanner::skipSpace(p);
+            more = *p != ']';
+            return more ? p : p + 1;
+        }))
+        return false;
+    while (more) {
+        if (!parseItem([&](const char* p) {
+                p = Scanner::skipSpace(p);
+                const std::uint64_t offset = m_window.offsetOf(p);
+                const char* end = m_eventParser.parse(p, m_event);
+                if (end)
+                    m_mapper.map(m_event, offset);
+                return end;
+            }))
+            return false;
+        if (!parseItem([&](const char* p) -> const char* {
+                p = Scanner::skipSpace(p);
+                if (*p == ',')
+                    return p + 1;
+                if (*p == ']') {
+                    more = false;
+                    return p + 1;
+                }
+                return m_scan.fail(p, "expected ',' or ']' after an event");
+            }))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+IoResult<Trace> ChromeTraceReader::readFile(const std::string& path)
+{
+    return readFile(path, ChromeReadOptions {});
+}
+
+IoResult<Trace> ChromeTraceReader::readFile(const std::string& path, const ChromeReadOptions& options)
+{
+    GzipFileReader file;
+    if (auto failed = file.open(path))
+        return *failed;
+    FileContentSource source(file);
+    ChromeJsonImporter importer(source, path, options);
+    return importer.run();
+}
+
+IoResult<Trace> ChromeTraceReader::parse(std::string_view json, const std::string& fileName)
+{
+    return parse(json, fileName, ChromeReadOptions {});
+}
+
+IoResult<Trace> ChromeTraceReader::parse(
+    std::string_view json, const std::string& fileName, const ChromeReadOptions& options)
+{
+    MemoryContentSource source(json);
+    ChromeJsonImporter importer(source, fileName, options);
+    return importer.run();
+}
+
+} // namespace gapscope

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/json_stream_writer.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace gapscope {
+
+namespace {
+
+bool isPlainAscii(unsigned char c)
+{
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
+/// Length of the valid UTF-8 sequence starting at text[i], or 0 if it is not valid (RFC 3629: no
+/// overlong forms, no surrogates, nothing above U+10FFFF).
+std::size_t validUtf8Length(std::string_view text, std::size_t i)
+{
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    std::size_t length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) {
+        length = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+        length = 3;
+        if (lead == 0xe0)
+            low = 0xa0;
+        else if (lead == 0xed)
+            high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+        length = 4;
+        if (lead == 0xf0)
+            low = 0x90;
+        else if (lead == 0xf4)
+            high = 0x8f;
+    } else {
+        return 0;
+    }
+    if (i + length > text.size())
+        return 0;
+    if (byte(i + 1) < low || byte(i + 1) > high)
+        return 0;
+    for (std::size_t k = 2; k < length; ++k) {
+        if (byte(i + k) < 0x80 || byte(i + k) > 0xbf)
+            return 0;
+    }
+    return length;
+}
+
+} // namespace
+
+JsonStreamWriter::JsonStreamWriter(std::ostream& out, std::size_t bufferSize)
+    : m_out(out)
+    , m_buffer(std::max<std::size_t>(bufferSize, 64))
+{ }
+
+JsonStreamWriter::~JsonStreamWriter()
+{
+    flush();
+}
+
+void JsonStreamWriter::flush()
+{
+    if (m_used > 0)
+        m_out.write(m_buffer.data(), static_cast<std::streamsize>(m_used));
+    m_used = 0;
+}
+
+void JsonStreamWriter::raw(std::string_view text)
+{
+    while (!text.empty()) {
+        if (m_used == m_buffer.size())
+            flush();
+        const std::size_t chunk = std::min(text.size(), m_buffer.size() - m_used);
+        std::memcpy(m_buffer.data() + m_used, text.data(), chunk);
+        m_used += chunk;
+        text.remove_prefix(chunk);
+    }
+}
+
+void JsonStreamWriter::integer(std::int64_t value)
+{
+    char* begin = reserve(24);
+    m_used += static_cast<std::size_t>(std::to_chars(begin, begin + 24, value).ptr - begin);
+}
+
+void JsonStreamWriter::unsignedInteger(std::uint64_t value)
+{
+    char* begin = reserve(24);
+    m_used += static_cast<std::size_t>(std::to_chars(begin, begin + 24, value).ptr - begin);
+}
+
+char* formatMicroseconds(char* out, TimeNs ns)
+{
+    // Integer arithmetic only: a double cannot hold every ns of a 2024 epoch timestamp in µs.
+    std::uint64_t magnitude = static_cast<std::uint64_t>(ns);
+    if (ns < 0) {
+        *out++ = '-';
+        magnitude = 0 - magnitude;
+    }
+    out = std::to_chars(out, out + 21, magnitude / 1000).ptr;
+    unsigned fraction = static_cast<unsigned>(magnitude % 1000);
+    if (fraction != 0) {
+        *out++ = '.';
+        *out++ = static_cast<char>('0' + fraction / 100);
+        fraction %= 100;
+        if (fraction != 0) {
+            *out++ = static_cast<char>('0' + fraction / 10);
+            fraction %= 10;
+            if (fraction != 0)
+                *out++ = static_cast<char>('0' + fraction);
+        }
+    }
+    return out;
+}
+
+void JsonStreamWriter::microseconds(TimeNs ns)
+{
+    char* begin = reserve(32);
+    m_used += static_cast<std::size_t>(formatMicroseconds(begin, ns) - begin);
+}
+
+void JsonStreamWriter::string(std::string_view text)
+{
+    // Fast path: short plain-ASCII strings (almost every name) go in with one copy.
+    if (text.size() + 2 <= m_buffer.size() / 2) {
+        bool plain = true;
+        for (const char c : text) {
+            if (!isPlainAscii(static_cast<unsigned char>(c))) {
+                plain = false;
+                break;
+            }
+        }
+        if (plain) {
+            char* out = reserve(text.size() + 2);
+            *out++ = '"';
+            std::memcpy(out, text.data(), text.size());
+            out[text.size()] = '"';
+            m_used += text.size() + 2;
+            return;
+        }
+    }
+    raw('"');
+    escapedSlow(text);
+    raw('"');
+}
+
+void JsonStreamWriter::escapedSlow(std::string_view text)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::size_t runStart = 0;
+    std::size_t i = 0;
+    const auto flushRun = [&] { raw(text.substr(runStart, i - runStart)); };
+    while (i < text.size()) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (isPlainAscii(c)) {
+            ++i;
+            continue;
+        }
+        if (c >= 0x80) {
+            if (const std::size_t length = validUtf8Length(text, i)) {
+                i += length;
+                continue;
+            }
+            flushRun();
+            raw("\\ufffd");
+            runStart = ++i;
+            continue;
+        }
+        flushRun();
+        switch (c) {
+        case '"':
+            raw("\\\"");
+            break;
+        case '\\':
+            raw("\\\\");
+            break;
+        case '\n':
+            raw("\\n");
+            break;
+        case '\t':
+            raw("\\t");
+            break;
+        case '\r':
+            raw("\\r");
+            break;
+        case '\b':
+            raw("\\b");
+            break;
+        case '\f':
+            raw("\\f");
+            break;
+        default: {
+            const char escape[] = { '\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf] };
+            raw(std::string_view(escape, sizeof escape));
+        }
+        }
+        runStart = ++i;
+    }
+    flushRun();
+}
+
+ObjectBody objectBody(std::string_view text)
+{
+    const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!text.empty() && isSpace(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && isSpace(text.back()))
+        text.remove_suffix(1);
+    if (text.size() < 2 || text.front() != '{' || text.back() != '}')
+        return {};
+    const std::string_view object = text;
+    text = text.substr(1, text.size() - 2);
+    while (!text.empty() && isSpace(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && isSpace(text.back()))
+        text.remove_suffix(1);
+    return { true, object, text };
+}
+
+std::vector<std::string_view> topLevelKeys(std::string_view text)
+{
+    std::vector<std::string_view> keys;
+    forEachTopLevelKey(text, [&](std::string_view key) { keys.push_back(key); });
+    return keys;
+}
+
+} // namespace gapscope

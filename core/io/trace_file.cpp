@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/trace_file.h"
+
+#include "core/io/chrome_trace_reader.h"
+#include "core/io/chrome_trace_writer.h"
+#include "core/io/native_trace_reader.h"
+#include "core/io/native_trace_writer.h"
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <string_view>
+#include <system_error>
+
+namespace gapscope {
+
+namespace {
+
+enum class TraceFormat {
+    ChromeJson, // plain or gzip-compressed Chrome trace-event JSON
+    NativeCapture, // the collector's own format (core/io/native_format.h), recognised by its magic
+    Unknown,
+};
+
+struct Sniffed {
+    TraceFormat format = TraceFormat::Unknown;
+    std::string problem; // why the format is unknown
+};
+
+/// Decides the format from the first bytes, never from the name: renamed or extension-less files load too.
+Sniffed sniffFormat(const std::string& path)
+{
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file)
+        return { TraceFormat::Unknown, "cannot open: " + std::generic_category().message(errno) };
+    std::array<unsigned char, 4096> head {};
+    const std::size_t size = std::fread(head.data(), 1, head.size(), file);
+    std::fclose(file);
+    if (size == 0)
+        return { TraceFormat::Unknown, "the file is empty" };
+    if (size >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+        return { TraceFormat::ChromeJson, {} };
+    if (NativeTraceReader::hasMagic(std::string_view(reinterpret_cast<const char*>(head.data()), size)))
+        return { TraceFormat::NativeCapture, {} };
+    // Another binary format: check its magic bytes here and add a case in loadTraceFile.
+    std::size_t i = 0;
+    if (size >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
+        i = 3; // UTF-8 byte order mark
+    while (i < size && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+        ++i;
+    if (i < size && (head[i] == '{' || head[i] == '['))
+        return { TraceFormat::ChromeJson, {} };
+    return { TraceFormat::Unknown,
+        "not a trace GapScope reads (expected Chrome trace-event JSON, plain or gzip-compressed, or a GapScope "
+        "capture)" };
+}
+
+bool endsWithIgnoringCase(std::string_view text, std::string_view suffix)
+{
+    if (text.size() < suffix.size())
+        return false;
+    text = text.substr(text.size() - suffix.size());
+    for (std::size_t i = 0; i < suffix.size(); ++i) {
+        const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+        if (lower(text[i]) != suffix[i])
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+IoResult<Trace> loadTraceFile(const std::string& path)
+{
+    const Sniffed sniffed = sniffFormat(path);
+    switch (sniffed.format) {
+    case TraceFormat::ChromeJson: {
+        auto result = ChromeTraceReader::readFile(path);
+        if (!result && result.error().file.empty()) {
+            IoError error = result.error();
+            error.file = path;
+            return error;
+        }
+        return result;
+    }
+    case TraceFormat::NativeCapture:
+        return NativeTraceReader::readFile(path);
+    case TraceFormat::Unknown:
+        break;
+    }
+    return IoError { path, std::nullopt, sniffed.problem };
+}
+
+IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths)
+{
+    if (paths.empty())
+        return IoError { {}, std::nullopt, "no trace files given" };
+    Trace merged;
+    for (const std::string& path : paths) {
+        auto loaded = loadTraceFile(path);
+        if (!loaded)
+            return loaded.error();
+        if (merged.processes.empty() && merged.lanes.empty())
+            merged = std::move(loaded.value()); // the first file: no need to re-intern its strings
+        else
+            merged.append(std::move(loaded.value()));
+    }
+    merged.finalize();
+    return merged;
+}
+
+IoResult<bool> saveTraceFile(const Trace& trace, const std::string& path)
+{
+    if (endsWithIgnoringCase(path, ".json") || endsWithIgnoringCase(path, ".json.gz"))
+        return ChromeTraceWriter::writeFile(trace, path);
+    if (endsWithIgnoringCase(path, native::kFileExtension))
+        return NativeTraceWriter::writeFile(trace, path);
+    return IoError { path, std::nullopt,
+                     "unsupported output format; supported extensions: .json, .json.gz, .gapscope" };
+}
+
+} // namespace gapscope

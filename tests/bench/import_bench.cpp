@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+// Chrome JSON import speed and resident memory on a synthetic Kineto trace (DESIGN.md §8: ≥ 300 MB/s on one
+// core, ≤ 64 bytes per GPU event strings and args aside). The trace is written once to a temporary file.
+// Throughput is per CPU second (the import is single-threaded), so a busy shared machine does not skew it.
+#include "core/io/chrome_trace_reader.h"
+#include "tests/bench/kineto_trace_generator.h"
+
+#include <benchmark/benchmark.h>
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+
+namespace {
+
+using namespace gapscope;
+
+// 250,000 GPU ops give about 1.25 M events (cpu_op, launch, GPU op, two flow events each) and ~330 MB of JSON.
+constexpr std::size_t kGpuOps = 250000;
+
+struct BenchFile {
+    std::string path;
+    bench::KinetoTraceStats stats;
+    std::uint64_t fileBytes = 0;
+};
+
+/// Temporary trace files, removed at exit.
+class BenchFiles {
+public:
+    ~BenchFiles()
+    {
+        std::error_code ec;
+        for (const auto& f : m_files)
+            std::filesystem::remove(f, ec);
+    }
+    const BenchFile& get(bool gzip)
+    {
+        BenchFile& file = gzip ? m_gzip : m_plain;
+        if (file.path.empty()) {
+            file.path = (std::filesystem::temp_directory_path()
+                / ("gapscope_import_bench_" + std::to_string(::getpid()) + (gzip ? ".json.gz" : ".json")))
+                            .string();
+            if (!bench::writeKinetoJsonFile(
+                    file.path, bench::KinetoTraceSpec { kGpuOps, 4, 2, 42 }, gzip, &file.stats)) {
+                std::fprintf(stderr, "cannot write %s\n", file.path.c_str());
+                std::abort();
+            }
+            m_files.push_back(file.path);
+            file.fileBytes = std::filesystem::file_size(file.path);
+        }
+        return file;
+    }
+
+private:
+    BenchFile m_plain;
+    BenchFile m_gzip;
+    std::vector<std::string> m_files;
+};
+
+BenchFiles& benchFiles()
+{
+    static BenchFiles files;
+    return files;
+}
+
+std::uint64_t residentBytes()
+{
+    std::ifstream statm("/proc/self/statm");
+    std::uint64_t size = 0, resident = 0;
+    statm >> size >> resident;
+    return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+/// Starts a new peak-RSS measurement (Linux: "5" to clear_refs resets VmHWM to the current RSS).
+void resetPeakResident()
+{
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+std::uint64_t peakResidentBytes()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stoull(line.substr(6)) * 1024; // "VmHWM:   123456 kB"
+    }
+    return 0;
+}
+
+void importFile(benchmark::State& state, bool gzip, bool keepArgs)
+{
+    const BenchFile& file = benchFiles().get(gzip);
+    std::size_t events = 0;
+    for (auto _ : state) {
+        std::optional<IoResult<Trace>> result;
+        result.emplace(ChromeTraceReader::readFile(file.path, ChromeReadOptions { keepArgs }));
+        if (!result->ok()) {
+            state.SkipWithError(result->error().toString().c_str());
+            return;
+        }
+        events = result->value().eventCount();
+        benchmark::DoNotOptimize(events);
+        // Freeing the model is not part of the import.
+        state.PauseTiming();
+        result.reset();
+        state.ResumeTiming();
+    }
+    // Bytes of JSON text parsed (the decompressed size for .json.gz).
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file.stats.bytes));
+    // Events in the file (flows and metadata included) and events in the model (X, B/E pairs, instants).
+    state.counters["file_events"] = static_cast<double>(file.stats.events);
+    state.counters["events"] = static_cast<double>(events);
+    state.counters["events_per_s"]
+        = benchmark::Counter(static_cast<double>(file.stats.events), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["json_MB"] = static_cast<double>(file.stats.bytes) / 1e6;
+    state.counters["file_MB"] = static_cast<double>(file.fileBytes) / 1e6;
+}
+
+void BM_ImportChromeJson(benchmark::State& state)
+{
+    importFile(state, false, true);
+}
+BENCHMARK(BM_ImportChromeJson)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+
+void BM_ImportChromeJsonNoArgs(benchmark::State& state)
+{
+    importFile(state, false, false);
+}
+BENCHMARK(BM_ImportChromeJsonNoArgs)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+
+void BM_ImportChromeJsonGz(benchmark::State& state)
+{
+    importFile(state, true, true);
+}
+BENCHMARK(BM_ImportChromeJsonGz)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+
+/// Resident memory of the imported model per GPU event: measured (RSS growth while the trace is alive) and
+/// computed from the containers (events, max-end prefix and correlation index; strings; args).
+void BM_ImportChromeJsonMemory(benchmark::State& state)
+{
+    const bool keepArgs = state.range(0) != 0;
+    const BenchFile& file = benchFiles().get(false);
+    for (auto _ : state) {
+        ::malloc_trim(0);
+        const std::uint64_t before = residentBytes();
+        resetPeakResident();
+        auto result = ChromeTraceReader::readFile(file.path, ChromeReadOptions { keepArgs });
+        const std::uint64_t peak = peakResidentBytes();
+        if (!result) {
+            state.SkipWithError(result.error().toString().c_str());
+            return;
+        }
+        ::malloc_trim(0);
+        const std::uint64_t after = residentBytes();
+        const Trace& trace = result.value();
+
+        std::uint64_t gpuEvents = 0, events = 0, laneBytes = 0, gpuLaneBytes = 0, correlated = 0, gpuCorrelated = 0;
+        for (const Lane& lane : trace.lanes) {
+            const std::uint64_t bytes
+                = lane.events.capacity() * sizeof(Event) + lane.maxEndPrefix.capacity() * sizeof(TimeNs);
+            laneBytes += bytes;
+            events += lane.events.size();
+            std::uint64_t laneCorrelated = 0;
+            for (const Event& e : lane.events)
+                laneCorrelated += e.correlation != 0;
+            correlated += laneCorrelated;
+            if (lane.kind == LaneKind::GpuStream) {
+                gpuEvents += lane.events.size();
+                gpuLaneBytes += bytes;
+                gpuCorrelated += laneCorrelated;
+            }
+        }
+        // The correlation index holds 12 bytes per correlated event (Trace::CorrelationEntry).
+        const std::uint64_t modelBytes = laneBytes + correlated * 12;
+        std::uint64_t argsBytes = trace.args.capacity() * sizeof(std::string);
+        for (const std::string& a : trace.args)
+            argsBytes += a.capacity() >= 16 ? a.capacity() + 1 : 0;
+        std::uint64_t stringBytes = 0;
+        for (std::size_t i = 0; i < trace.strings.size(); ++i)
+            stringBytes += trace.strings.view(StringId { static_cast<std::uint32_t>(i) }).size() + 32 + 16 + 32;
+
+        state.counters["events"] = static_cast<double>(events);
+        state.counters["gpu_events"] = static_cast<double>(gpuEvents);
+        // Per GPU event, a GPU lane's own cost: the Event, its max-end prefix entry, its correlation entry.
+        state.counters["gpu_lane_B_per_gpu_event"]
+            = static_cast<double>(gpuLaneBytes + gpuCorrelated * 12) / static_cast<double>(gpuEvents);
+        // The whole model (CPU events included) divided by GPU events: Kineto has ~4 CPU events per GPU op.
+        state.counters["model_B_per_gpu_event"] = static_cast<double>(modelBytes) / static_cast<double>(gpuEvents);
+        state.counters["model_B_per_event"] = static_cast<double>(modelBytes) / static_cast<double>(events);
+        state.counters["args_B_per_event"] = static_cast<double>(argsBytes) / static_cast<double>(events);
+        state.counters["strings_kB"] = static_cast<double>(stringBytes) / 1e3;
+        state.counters["rss_B_per_event"] = static_cast<double>(after - before) / static_cast<double>(events);
+        state.counters["rss_B_per_gpu_event"] = static_cast<double>(after - before) / static_cast<double>(gpuEvents);
+        // DESIGN.md §8: peak during load ≤ 1.5 × final (both above the baseline before the import).
+        state.counters["peak_over_final"]
+            = static_cast<double>(peak - before) / static_cast<double>(std::max<std::uint64_t>(after - before, 1));
+    }
+}
+BENCHMARK(BM_ImportChromeJsonMemory)
+    ->Arg(1)
+    ->Arg(0)
+    ->ArgName("keep_args")
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+} // namespace

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+// CUPTI record translation on real CUPTI 13.0 structs: records of every recorded kind are built by
+// hand in an 8-byte aligned buffer, walked with cuptiActivityGetNextRecord (which works without a
+// GPU), written by the collector's writer and read back into the model.
+
+#include "capture/cupti/cupti_translator.h"
+#include "core/io/native_trace_reader.h"
+
+#include "tests/temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace gapscope::capture {
+namespace {
+
+constexpr std::uint32_t kThread = 31337;
+
+/// Builds activity records back to back, as CUPTI lays them out.
+class ActivityBuffer {
+public:
+    template <typename T> T& add(CUpti_ActivityKind kind)
+    {
+        static_assert(sizeof(T) % 8 == 0);
+        T* record = reinterpret_cast<T*>(m_data + m_size);
+        std::memset(record, 0, sizeof(T));
+        record->kind = kind;
+        m_size += sizeof(T);
+        return *record;
+    }
+    std::uint8_t* data() { return m_data; }
+    std::size_t size() const { return m_size; }
+
+private:
+    alignas(8) std::uint8_t m_data[8192] {};
+    std::size_t m_size = 0;
+};
+
+CUpti_ActivityAPI& addApi(ActivityBuffer& buffer, CUpti_ActivityKind kind, CUpti_CallbackId cbid, std::uint64_t start,
+    std::uint64_t end, std::uint32_t correlation)
+{
+    auto& api = buffer.add<CUpti_ActivityAPI>(kind);
+    api.cbid = cbid;
+    api.start = start;
+    api.end = end;
+    api.processId = 1;
+    api.threadId = kThread;
+    api.correlationId = correlation;
+    return api;
+}
+
+/// One record of every kind the collector records, plus the metadata kinds.
+void fillEveryKind(ActivityBuffer& b)
+{
+    auto& device = b.add<CUpti_ActivityDevice5>(CUPTI_ACTIVITY_KIND_DEVICE);
+    device.id = 1;
+    device.name = "NVIDIA H200";
+    device.computeCapabilityMajor = 9;
+    device.numMultiprocessors = 132;
+    device.globalMemorySize = 141ull << 30;
+    auto& context = b.add<CUpti_ActivityContext3>(CUPTI_ACTIVITY_KIND_CONTEXT);
+    context.contextId = 5;
+    context.deviceId = 1;
+
+    addApi(b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1000, 1400, 11);
+    addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1100, 1300, 12);
+    addApi(b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 1500, 1600, 13).returnValue
+        = 1; // a failed call: its return value is kept
+    addApi(b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 1700, 5200, 16);
+
+    auto& kernel = b.add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    kernel.start = 2000;
+    kernel.end = 3000;
+    kernel.deviceId = 1;
+    kernel.contextId = 5;
+    kernel.streamId = 7;
+    kernel.correlationId = 11;
+    kernel.gridX = 64;
+    kernel.gridY = 2;
+    kernel.gridZ = 1;
+    kernel.blockX = 256;
+    kernel.blockY = 1;
+    kernel.blockZ = 1;
+    kernel.registersPerThread = 32;
+    kernel.staticSharedMemory = 1024;
+    kernel.dynamicSharedMemory = 3072;
+    kernel.name = "_Z5scalePfif";
+
+    auto& memcpy = b.add<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
+    memcpy.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+    memcpy.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
+    memcpy.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    memcpy.bytes = 1 << 20;
+    memcpy.start = 3100;
+    memcpy.end = 3900;
+    memcpy.deviceId = 1;
+    memcpy.contextId = 5;
+    memcpy.streamId = 7;
+    memcpy.correlationId = 14; // the driver call underneath
+    memcpy.runtimeCorrelationId = 13; // cudaMemcpyAsync
+
+    auto& peer = b.add<CUpti_ActivityMemcpyPtoP4>(CUPTI_ACTIVITY_KIND_MEMCPY2);
+    peer.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+    peer.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    peer.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    peer.bytes = 4096;
+    peer.start = 4000;
+    peer.end = 4100;
+    peer.deviceId = 1;
+    peer.streamId = 9;
+    peer.srcDeviceId = 1;
+    peer.dstDeviceId = 0;
+    peer.correlationId = 15;
+
+    auto& memset = b.add<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
+    memset.bytes = 512;
+    memset.start = 4200;
+    memset.end = 4250;
+    memset.deviceId = 1;
+    memset.streamId = 7;
+    memset.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+
+    auto& streamSync = b.add<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
+    streamSync.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
+    streamSync.start = 4300;
+    streamSync.end = 5100;
+    streamSync.correlationId = 16;
+    streamSync.contextId = 5; // device 1, learnt from the CONTEXT record
+    streamSync.streamId = 7;
+    streamSync.cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+    auto& contextSync = b.add<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
+    contextSync.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE;
+    contextSync.start = 5300;
+    contextSync.end = 5400;
+    contextSync.contextId = 5;
+    contextSync.streamId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+
+    auto& overhead = b.add<CUpti_ActivityOverhead3>(CUPTI_ACTIVITY_KIND_OVERHEAD);
+    overhead.overheadKind = CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH;
+    overhead.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+    overhead.objectId.pt.threadId = kThread;
+    overhead.start = 5500;
+    overhead.end = 5600;
+
+    // No timestamps: CUPTI could not time it. Skipped and counted, never drawn at time 0.
+    auto& untimed = b.add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    untimed.deviceId = 1;
+    untimed.streamId = 7;
+    untimed.correlationId = 99;
+    untimed.name = "_Z6untimedv";
+    // A kind the collector does not translate.
+    b.add<CUpti_ActivityMarker2>(CUPTI_ACTIVITY_KIND_MARKER);
+}
+
+struct Translated {
+    Trace trace;
+    CuptiTranslator::BufferResult result;
+    native::CountersRecord counters {};
+};
+
+Translated translate(ActivityBuffer& buffer, std::size_t validSize)
+{
+    test::TempDir dir;
+    NativeStreamWriter writer;
+    std::string error;
+    EXPECT_TRUE(writer.open(dir.file("t.gapscope"), { 1, -1, native::ClockId::CuptiTimestamp, 0 }, error)) << error;
+    CuptiTranslator translator(writer);
+    Translated out;
+    out.result = translator.translateBuffer(buffer.data(), validSize);
+    out.counters = translator.takeCounters();
+    writer.addCounters(out.counters);
+    writer.close(0);
+    auto trace = NativeTraceReader::readFile(dir.file("t.gapscope"));
+    EXPECT_TRUE(trace) << trace.error().toString();
+    if (trace)
+        out.trace = std::move(trace.value());
+    return out;
+}
+
+const Lane* lane(const Trace& trace, LaneKind kind, std::int64_t id, int device = -1)
+{
+    for (const Lane& l : trace.lanes) {
+        if (l.kind != kind)
+            continue;
+        if (kind == LaneKind::CpuThread && l.tid == id)
+            return &l;
+        if (kind == LaneKind::GpuStream && l.stream == id && trace.devices[l.device.value].id == device)
+            return &l;
+    }
+    return nullptr;
+}
+
+TEST(CuptiTranslatorTest, EveryRecordedKindBecomesTheRightEvent)
+{
+    ActivityBuffer buffer;
+    fillEveryKind(buffer);
+    Translated t = translate(buffer, buffer.size());
+    const Trace& trace = t.trace;
+    EXPECT_EQ(t.result.records, 15u);
+    EXPECT_EQ(t.result.translated, 14u); // all but the marker
+    EXPECT_EQ(t.result.status, CUPTI_ERROR_MAX_LIMIT_REACHED);
+    EXPECT_EQ(t.result.truncatedBytes, 0u);
+    EXPECT_EQ(t.counters.skippedRecords, 1u);
+    EXPECT_EQ(t.counters.unknownRecords, 1u);
+    EXPECT_EQ(trace.skippedEvents, 1u);
+    EXPECT_EQ(trace.eventCount(), 11u);
+
+    const Lane* thread = lane(trace, LaneKind::CpuThread, kThread);
+    ASSERT_NE(thread, nullptr);
+    ASSERT_EQ(thread->events.size(), 4u);
+    EXPECT_EQ(trace.name(thread->events[0]), "cudaLaunchKernel");
+    EXPECT_EQ(thread->events[0].kind, EventKind::RuntimeApi);
+    EXPECT_EQ(thread->events[0].start, 1000);
+    EXPECT_EQ(thread->events[0].end, 1400);
+    EXPECT_EQ(trace.name(thread->events[1]), "cuLaunchKernel");
+    EXPECT_EQ(thread->events[1].kind, EventKind::DriverApi);
+    EXPECT_EQ(thread->events[1].depth, 1); // inside cudaLaunchKernel
+    EXPECT_EQ(trace.name(thread->events[2]), "cudaMemcpyAsync");
+    EXPECT_EQ(trace.argsJson(thread->events[2]), R"({"return value":1})");
+    EXPECT_EQ(trace.name(thread->events[3]), "cudaStreamSynchronize");
+
+    const Lane* stream7 = lane(trace, LaneKind::GpuStream, 7, 1);
+    ASSERT_NE(stream7, nullptr);
+    ASSERT_EQ(stream7->events.size(), 4u);
+    const Event& kernel = stream7->events[0];
+    EXPECT_EQ(kernel.kind, EventKind::Kernel);
+    EXPECT_EQ(trace.name(kernel), "scale(float*, int, float)");
+    EXPECT_EQ(kernel.start, 2000);
+    EXPECT_EQ(kernel.end, 3000);
+    EXPECT_EQ(kernel.correlation, 11u);
+    EXPECT_EQ(trace.argsJson(kernel),
+        R"({"grid":[64,2,1],"block":[256,1,1],"registers per thread":32,"shared memory":4096})");
+    const Event& copy = stream7->events[1];
+    EXPECT_EQ(copy.kind, EventKind::Memcpy);
+    EXPECT_EQ(trace.name(copy), "Memcpy HtoD (Pageable -> Device)");
+    EXPECT_EQ(copy.copyKind, CopyKind::HtoD);
+    EXPECT_EQ(copy.bytes, 1u << 20);
+    EXPECT_EQ(copy.correlation, 13u); // the runtime call's id, not the driver's
+    const Event& memset = stream7->events[2];
+    EXPECT_EQ(memset.kind, EventKind::Memset);
+    EXPECT_EQ(trace.name(memset), "Memset (Device)");
+    EXPECT_EQ(memset.bytes, 512u);
+    const Event& sync = stream7->events[3];
+    EXPECT_EQ(sync.kind, EventKind::Sync);
+    EXPECT_EQ(trace.name(sync), "Stream Sync");
+    EXPECT_EQ(sync.start, 4300);
+    EXPECT_EQ(sync.correlation, 16u);
+
+    const Lane* peerLane = lane(trace, LaneKind::GpuStream, 9, 1);
+    ASSERT_NE(peerLane, nullptr);
+    ASSERT_EQ(peerLane->events.size(), 1u);
+    EXPECT_EQ(trace.name(peerLane->events[0]), "Memcpy PtoP (Device -> Device)");
+    EXPECT_EQ(peerLane->events[0].copyKind, CopyKind::PtoP);
+    EXPECT_EQ(trace.argsJson(peerLane->events[0]), R"({"src device":1,"dst device":0})");
+
+    const Lane* contextSync = lane(trace, LaneKind::GpuStream, native::kNoStream, 1);
+    ASSERT_NE(contextSync, nullptr);
+    ASSERT_EQ(contextSync->events.size(), 1u);
+    EXPECT_EQ(trace.name(contextSync->events[0]), "Context Sync");
+
+    const Lane* collector = lane(trace, LaneKind::CpuThread, native::kCollectorLane);
+    ASSERT_NE(collector, nullptr);
+    ASSERT_EQ(collector->events.size(), 1u);
+    EXPECT_EQ(collector->name, native::kCollectorLaneName);
+    EXPECT_EQ(collector->events[0].kind, EventKind::Overhead);
+    EXPECT_EQ(trace.name(collector->events[0]), "CUPTI buffer flush");
+    EXPECT_EQ(trace.argsJson(collector->events[0]), R"({"thread":31337})");
+
+    ASSERT_EQ(trace.devices.size(), 1u);
+    EXPECT_EQ(trace.devices[0].id, 1);
+    EXPECT_EQ(trace.devices[0].name, "NVIDIA H200");
+    EXPECT_NE(trace.devices[0].propertiesJson.find(R"("numSms":132)"), std::string::npos);
+    EXPECT_NE(trace.devices[0].propertiesJson.find(R"("computeMajor":9)"), std::string::npos);
+
+    // Correlation ties the GPU work to the calls that launched it.
+    const auto refOf = [&](const Lane* l, std::uint32_t index) {
+        return EventRef { LaneIndex { static_cast<std::uint32_t>(l - trace.lanes.data()) }, index };
+    };
+    const auto launch = trace.launchOf(refOf(stream7, 0));
+    ASSERT_TRUE(launch);
+    EXPECT_EQ(trace.name(trace.event(*launch)), "cudaLaunchKernel");
+    const auto copyLaunch = trace.launchOf(refOf(stream7, 1));
+    ASSERT_TRUE(copyLaunch);
+    EXPECT_EQ(trace.name(trace.event(*copyLaunch)), "cudaMemcpyAsync");
+}
+
+TEST(CuptiTranslatorTest, TruncatedBufferStopsBeforeTheCutRecordAndCountsItsBytes)
+{
+    ActivityBuffer buffer;
+    addApi(buffer, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10, 20, 1);
+    auto& kernel = buffer.add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    kernel.start = 30;
+    kernel.end = 40;
+    kernel.name = "k";
+    addApi(buffer, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 50, 60, 2);
+    // The buffer ends 10 bytes into the last API record (40 bytes long).
+    const std::size_t valid = buffer.size() - 10;
+    Translated t = translate(buffer, valid);
+    EXPECT_EQ(t.result.records, 2u);
+    EXPECT_EQ(t.result.translated, 2u);
+    EXPECT_EQ(t.result.truncatedBytes, sizeof(CUpti_ActivityAPI) - 10);
+    EXPECT_EQ(t.counters.truncatedBytes, sizeof(CUpti_ActivityAPI) - 10);
+    EXPECT_EQ(t.trace.eventCount(), 2u);
+
+    // Cut inside the first record: nothing at all.
+    Translated none = translate(buffer, 20);
+    EXPECT_EQ(none.result.records, 0u);
+    EXPECT_EQ(none.trace.eventCount(), 0u);
+}
+
+TEST(CuptiTranslatorTest, ZeroAndBackwardTimestampsAreSkippedAndCounted)
+{
+    ActivityBuffer buffer;
+    addApi(buffer, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 0, 0, 1);
+    addApi(buffer, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 500, 400, 2);
+    auto& memset = buffer.add<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
+    memset.start = 0;
+    memset.end = 0;
+    auto& kept = buffer.add<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
+    kept.start = 0; // a start of 0 with a real end is a time, not a missing one
+    kept.end = 10;
+    Translated t = translate(buffer, buffer.size());
+    EXPECT_EQ(t.counters.skippedRecords, 3u);
+    EXPECT_EQ(t.trace.skippedEvents, 3u);
+    EXPECT_EQ(t.trace.eventCount(), 1u);
+}
+
+struct ApiNameCase {
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId cbid;
+    const char* expected;
+};
+
+class CuptiApiNameTest : public ::testing::TestWithParam<ApiNameCase> { };
+
+TEST_P(CuptiApiNameTest, IsTheBareFunctionName)
+{
+    EXPECT_EQ(CuptiTranslator::apiName(GetParam().domain, GetParam().cbid), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Names, CuptiApiNameTest,
+    ::testing::Values(ApiNameCase { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                          "cudaLaunchKernel" },
+        ApiNameCase { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
+            "cudaDeviceSynchronize" },
+        ApiNameCase { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, "cudaMemcpy" },
+        ApiNameCase { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel" },
+        ApiNameCase { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, "cuCtxSynchronize" }));
+
+struct DemangleCase {
+    const char* mangled;
+    const char* expected;
+};
+
+class CuptiDemangleTest : public ::testing::TestWithParam<DemangleCase> { };
+
+TEST_P(CuptiDemangleTest, GivesTheSourceName)
+{
+    EXPECT_EQ(CuptiTranslator::demangle(GetParam().mangled), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Names, CuptiDemangleTest,
+    ::testing::Values(DemangleCase { "_Z5scalePfif", "scale(float*, int, float)" },
+        DemangleCase { "_ZN2ns6kernelIfEEvPT_", "void ns::kernel<float>(float*)" },
+        DemangleCase { "ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn" },
+        DemangleCase { "_Znot-valid", "_Znot-valid" }));
+
+} // namespace
+} // namespace gapscope::capture

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Builds minimal traces by hand for analysis tests: one call per event, times in microseconds (so that the
+// worked-out answers in the tests read like the timelines they describe), then build() finalizes.
+
+#include "core/model/trace.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gapscope::test {
+
+/// Microseconds to the model's nanoseconds.
+constexpr TimeNs us(double microseconds)
+{
+    return static_cast<TimeNs>(microseconds * 1000.0 + (microseconds >= 0 ? 0.5 : -0.5));
+}
+constexpr TimeNs ms(double milliseconds)
+{
+    return us(milliseconds * 1000.0);
+}
+
+class TraceBuilder {
+public:
+    /// Starts with one process (pid 100); process() adds more. GPU events go to device 0 unless device() says.
+    TraceBuilder() { process(100); }
+
+    /// Adds a process; later events go to it (and to its device 0).
+    TraceBuilder& process(std::int64_t pid, std::optional<int> rank = std::nullopt)
+    {
+        Process p;
+        p.pid = pid;
+        p.name = "process " + std::to_string(pid);
+        p.rank = rank;
+        m_process = m_trace.addProcess(std::move(p));
+        m_deviceId = 0;
+        return *this;
+    }
+    /// Later GPU events go to this device of the current process (created with its first event).
+    TraceBuilder& device(int id)
+    {
+        m_deviceId = id;
+        return *this;
+    }
+
+    TraceBuilder& kernel(std::int64_t stream, double startUs, double endUs, std::string_view name = "kernel",
+        std::uint32_t correlation = 0)
+    {
+        return gpu(EventKind::Kernel, stream, startUs, endUs, name, correlation);
+    }
+    TraceBuilder& memcpy(std::int64_t stream, double startUs, double endUs, std::uint32_t correlation = 0,
+        std::string_view name = "Memcpy HtoD (Pageable -> Device)")
+    {
+        return gpu(EventKind::Memcpy, stream, startUs, endUs, name, correlation);
+    }
+    TraceBuilder& memset(std::int64_t stream, double startUs, double endUs, std::uint32_t correlation = 0)
+    {
+        return gpu(EventKind::Memset, stream, startUs, endUs, "Memset (Device)", correlation);
+    }
+    TraceBuilder& gpuSync(std::int64_t stream, double startUs, double endUs)
+    {
+        return gpu(EventKind::Sync, stream, startUs, endUs, "Stream Sync", 0);
+    }
+    /// A CUDA runtime call on host thread `tid`.
+    TraceBuilder& runtime(
+        std::int64_t tid, double startUs, double endUs, std::string_view name, std::uint32_t correlation = 0)
+    {
+        return cpu(EventKind::RuntimeApi, tid, startUs, endUs, name, correlation);
+    }
+    TraceBuilder& driver(
+        std::int64_t tid, double startUs, double endUs, std::string_view name, std::uint32_t correlation = 0)
+    {
+        return cpu(EventKind::DriverApi, tid, startUs, endUs, name, correlation);
+    }
+    TraceBuilder& cpuOp(std::int64_t tid, double startUs, double endUs, std::string_view name)
+    {
+        return cpu(EventKind::CpuOp, tid, startUs, endUs, name, 0);
+    }
+    TraceBuilder& nvtx(std::int64_t tid, double startUs, double endUs, std::string_view name)
+    {
+        return cpu(EventKind::NvtxRange, tid, startUs, endUs, name, 0);
+    }
+
+    /// Finalizes and hands the trace over; the builder is empty afterwards.
+    Trace build()
+    {
+        m_trace.finalize();
+        return std::move(m_trace);
+    }
+
+private:
+    TraceBuilder& gpu(EventKind kind, std::int64_t stream, double startUs, double endUs, std::string_view name,
+        std::uint32_t correlation)
+    {
+        Event e = event(kind, startUs, endUs, name, correlation);
+        const DeviceIndex device = m_trace.device(m_process, m_deviceId);
+        m_trace.lanes[m_trace.streamLane(device, stream).value].events.push_back(e);
+        return *this;
+    }
+    TraceBuilder& cpu(EventKind kind, std::int64_t tid, double startUs, double endUs, std::string_view name,
+        std::uint32_t correlation)
+    {
+        Event e = event(kind, startUs, endUs, name, correlation);
+        m_trace.lanes[m_trace.threadLane(m_process, tid).value].events.push_back(e);
+        return *this;
+    }
+    Event event(EventKind kind, double startUs, double endUs, std::string_view name, std::uint32_t correlation)
+    {
+        Event e;
+        e.start = us(startUs);
+        e.end = us(endUs);
+        e.kind = kind;
+        e.name = m_trace.strings.intern(name);
+        e.correlation = correlation;
+        return e;
+    }
+
+    Trace m_trace;
+    ProcessIndex m_process;
+    int m_deviceId = 0;
+};
+
+/// The `nth` event (in lane order, lanes in index order) named `name`; throws when there is none, which
+/// fails the test that asked.
+inline EventRef findEvent(const Trace& trace, std::string_view name, std::size_t nth = 0)
+{
+    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+        const auto& events = trace.lanes[l].events;
+        for (std::uint32_t i = 0; i < events.size(); ++i) {
+            if (trace.name(events[i]) == name && nth-- == 0)
+                return { LaneIndex { l }, i };
+        }
+    }
+    throw std::runtime_error("no event named " + std::string(name));
+}
+
+/// The stream lane of (process 0's) device `deviceId`, stream `stream`.
+inline LaneIndex streamLaneOf(const Trace& trace, int deviceId, std::int64_t stream, std::uint32_t process = 0)
+{
+    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+        const Lane& lane = trace.lanes[l];
+        if (lane.kind == LaneKind::GpuStream && lane.stream == stream && lane.process.value == process
+            && trace.devices[lane.device.value].id == deviceId)
+            return LaneIndex { l };
+    }
+    throw std::runtime_error("no such stream lane");
+}
+
+} // namespace gapscope::test
