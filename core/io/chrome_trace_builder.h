@@ -35,7 +35,7 @@ enum class MetadataKind : std::uint8_t {
 /// Collects a Chrome trace file's events as they are parsed and turns them into a Trace once the whole file has
 /// been seen: only then is it known which pid is the file's host process (Kineto writes GPU events under
 /// pid = device index, and those pids are not processes), which lanes the `M` events name, and which events
-/// the flow events bind. Events are grouped per lane while parsing, so finishing only moves vectors.
+/// the flow events bind. Events are grouped per lane while parsing; finishing joins, sorts and moves them.
 class ChromeTraceBuilder {
 public:
     explicit ChromeTraceBuilder(std::string fileName);

@@ -166,7 +166,7 @@ bool ChromeJsonImporter::checkTrailing()
     for (;;) {
         const char* p = Scanner::skipSpace(m_pos);
         if (p < m_window.end()) {
-            m_scan.fail(p, "unexpected data after the top-level value");
+            m_scan.fail(p, "unexpected data");
             setSyntaxError();
             return false;
         }

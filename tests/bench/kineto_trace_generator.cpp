@@ -256,6 +256,7 @@ KinetoTraceStats writeKinetoJson(const KinetoTraceSpec& spec, const std::functio
 
         // The CPU op enclosing the launch.
         writeComplete(w, "cpu_op", kOpNames[op % kOpNames.size()], kHostPid, tid, opStart, opEnd - opStart);
+        ++stats.cpuOps;
         w << "\"External id\": " << externalId
           << ",\"Record function id\": 0, \"Ev Idx\": " << static_cast<std::int64_t>(op)
           << ", \"Input Dims\": " << kInputDims[op % kInputDims.size()]
@@ -306,6 +307,7 @@ KinetoTraceStats writeKinetoJson(const KinetoTraceSpec& spec, const std::functio
             writeComplete(w, "user_annotation", "ProfilerStep#" + std::to_string(step), kHostPid, tids[0], stepStart,
                 stepEnd - stepStart);
             w << "\"External id\": " << ++externalId << "\n    }\n  }";
+            ++stats.userAnnotations;
             ++step;
             stepStart = stepEnd + 500;
         }

@@ -12,7 +12,8 @@ namespace gapscope::bench {
 /// What a synthetic Kineto trace holds.
 struct KinetoTraceSpec {
     /// GPU ops (kernels ~90 %, memcpys ~7 %, memsets ~3 %), each with its cpu_op, its launch call
-    /// (cuda_runtime, with a correlation id) and an ac2g flow pair: about 5 events per GPU op.
+    /// (cuda_runtime, with a correlation id) and an ac2g flow pair: 5 traceEvents entries per GPU op, of
+    /// which 3 become model events (a 10 M-entry file: gpuEvents = 2,000,000, about 3.2 GB of JSON).
     std::size_t gpuEvents = 200000;
     /// CUDA streams of device 0 the ops are spread over.
     int streams = 4;
@@ -29,6 +30,8 @@ struct KinetoTraceStats {
     std::size_t memcpys = 0;
     std::size_t memsets = 0;
     std::size_t runtimeCalls = 0;
+    std::size_t cpuOps = 0;
+    std::size_t userAnnotations = 0; // ProfilerStep#N ranges, one per 500 GPU ops
     std::size_t flowEvents = 0; // "s" + "f"
     std::size_t bytes = 0; // size of the JSON text
 };
