@@ -18,31 +18,6 @@ std::optional<int> parsePositive(std::string_view text)
     return value;
 }
 
-bool parseWindow(const std::string& value, WindowSpec& window, std::string& error)
-{
-    if (value == "gpu") {
-        window.kind = WindowKind::Gpu;
-    } else if (value == "trace") {
-        window.kind = WindowKind::Trace;
-    } else if (value == "steps") {
-        window.kind = WindowKind::Steps;
-    } else {
-        const auto colon = value.find(':');
-        const auto t0 = colon == std::string::npos ? std::nullopt : parseTime(value.substr(0, colon));
-        const auto t1 = colon == std::string::npos ? std::nullopt : parseTime(value.substr(colon + 1));
-        if (!t0 || !t1 || *t1 <= *t0) {
-            error = "--window must be gpu, trace, steps or T0:T1 with T0 < T1 (ns on the trace clock, or with a "
-                    "unit: 12.5ms), got '"
-                + value + "'";
-            return false;
-        }
-        window.kind = WindowKind::Explicit;
-        window.explicitStart = *t0;
-        window.explicitEnd = *t1;
-    }
-    return true;
-}
-
 } // namespace
 
 std::optional<ExportOptions> parseExportOptions(const std::vector<std::string>& args, std::string& error)
@@ -60,15 +35,16 @@ std::optional<ExportOptions> parseExportOptions(const std::vector<std::string>& 
             }
             return &args[++i];
         };
+        const AnalysisOptionParse shared = parseAnalysisOption(args, i, options.analysis, error);
+        if (shared == AnalysisOptionParse::Failed)
+            return std::nullopt;
+        if (shared == AnalysisOptionParse::Parsed)
+            continue;
         if (arg == "--markdown" || arg == "--png") {
             const std::string* value = needValue(arg.c_str());
             if (!value)
                 return std::nullopt;
             (arg == "--png" ? options.png : options.markdown) = *value;
-        } else if (arg == "--window") {
-            const std::string* value = needValue("--window");
-            if (!value || !parseWindow(*value, options.window, error))
-                return std::nullopt;
         } else if (arg == "--size") {
             const std::string* value = needValue("--size");
             if (!value)
@@ -84,30 +60,6 @@ std::optional<ExportOptions> parseExportOptions(const std::vector<std::string>& 
             }
             options.width = *w;
             options.height = *h;
-        } else if (arg == "--activity") {
-            const std::string* value = needValue("--activity");
-            if (!value)
-                return std::nullopt;
-            if (*value != "all" && *value != "kernels") {
-                error = "--activity must be all or kernels, got '" + *value + "'";
-                return std::nullopt;
-            }
-            options.analysis.activity = *value == "all" ? ActivitySet::All : ActivitySet::Kernels;
-        } else if (arg == "--launch-threshold-us") {
-            const std::string* value = needValue("--launch-threshold-us");
-            if (!value)
-                return std::nullopt;
-            const auto ns = parseTime(*value + "us");
-            if (!ns || *ns < 0) {
-                error = "--launch-threshold-us must be a number of microseconds >= 0, got '" + *value + "'";
-                return std::nullopt;
-            }
-            options.analysis.launchThresholdNs = *ns;
-        } else if (arg == "--step-pattern") {
-            const std::string* value = needValue("--step-pattern");
-            if (!value)
-                return std::nullopt;
-            options.analysis.stepPattern = *value;
         } else if (arg.starts_with("--") && arg != "--") {
             error = "unknown option '" + arg + "'";
             return std::nullopt;
@@ -125,7 +77,7 @@ std::optional<ExportOptions> parseExportOptions(const std::vector<std::string>& 
         error = "nothing to export: give --markdown OUT and/or --png OUT";
         return std::nullopt;
     }
-    options.analysis.window = options.window;
+    options.window = options.analysis.window;
     return options;
 }
 

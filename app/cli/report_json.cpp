@@ -74,15 +74,11 @@ json windowJson(const Window& window)
     json ranges = json::array();
     for (const Interval& r : window.ranges.intervals())
         ranges.push_back({ r.start, r.end });
-    return json { { "kind", windowKindName(window.kind) },
-                  { "start_ns", window.start() },
-                  { "end_ns", window.end() },
-                  { "length_ns", window.length() },
-                  { "ranges", ranges } };
+    return json { { "kind", windowKindName(window.kind) }, { "start_ns", window.start() }, { "end_ns", window.end() },
+        { "length_ns", window.length() }, { "ranges", ranges } };
 }
 
-template <typename T>
-std::vector<T> firstN(std::vector<T> items, std::optional<std::size_t> top)
+template <typename T> std::vector<T> firstN(std::vector<T> items, std::optional<std::size_t> top)
 {
     if (top && items.size() > *top)
         items.resize(*top);
@@ -95,8 +91,8 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
 {
     json doc;
     // The overall window: from the earliest to the latest bound over the processes measured.
-    json window = { { "kind", windowKindName(options.analysis.window.kind) }, { "start_ns", nullptr },
-                    { "end_ns", nullptr } };
+    json window
+        = { { "kind", windowKindName(options.analysis.window.kind) }, { "start_ns", nullptr }, { "end_ns", nullptr } };
     std::optional<TimeNs> start;
     std::optional<TimeNs> end;
     for (const Window& w : result.windows) {
@@ -121,10 +117,8 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
         if (p < result.windows.size())
             entry["window"] = windowJson(result.windows[p]);
         const StepSummary steps = summarizeSteps(result, ProcessIndex { p });
-        entry["step_summary"] = { { "count", steps.count },
-                                  { "warmup", steps.warmup },
-                                  { "p50_ns", steps.p50Ns },
-                                  { "p95_ns", steps.p95Ns } };
+        entry["step_summary"] = { { "count", steps.count }, { "warmup", steps.warmup }, { "p50_ns", steps.p50Ns },
+            { "p95_ns", steps.p95Ns } };
         processes.push_back(entry);
     }
     doc["processes"] = processes;
@@ -148,10 +142,8 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
             { "gap_count", d.gapCount },
             { "idle_by_cause_ns", idleByCause },
             { "exposed_ns",
-              { { "compute", d.exposed.compute },
-                { "communication", d.exposed.communication },
-                { "memcpy", d.exposed.memcpy },
-                { "idle", d.exposed.idle } } },
+                { { "compute", d.exposed.compute }, { "communication", d.exposed.communication },
+                    { "memcpy", d.exposed.memcpy }, { "idle", d.exposed.idle } } },
         });
     }
     doc["devices"] = devices;
@@ -159,7 +151,8 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
     std::vector<const Gap*> gaps;
     for (const Gap& g : result.gaps)
         gaps.push_back(&g);
-    std::stable_sort(gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->duration() > b->duration(); });
+    std::stable_sort(
+        gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->duration() > b->duration(); });
     gaps = firstN(std::move(gaps), options.top);
     json gapList = json::array();
     for (const Gap* g : gaps) {
@@ -174,36 +167,26 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
             { "duration_ns", g->duration() },
             { "cause", gapCauseName(g->cause) },
             { "evidence",
-              { { "summary", g->evidence.summary },
-                { "closing_op", eventJson(trace, g->evidence.closingOp) },
-                { "launch", eventJson(trace, g->evidence.launch) },
-                { "sync_call", eventJson(trace, g->evidence.syncCall) },
-                { "host_range", eventJson(trace, g->evidence.hostRange) } } },
+                { { "summary", g->evidence.summary }, { "closing_op", eventJson(trace, g->evidence.closingOp) },
+                    { "launch", eventJson(trace, g->evidence.launch) },
+                    { "sync_call", eventJson(trace, g->evidence.syncCall) },
+                    { "host_range", eventJson(trace, g->evidence.hostRange) } } },
         });
     }
     doc["gaps"] = gapList;
 
     json steps = json::array();
     for (const Step& s : result.steps) {
-        steps.push_back({ { "process", processJson(trace, s.process) },
-                          { "rank", rankJson(trace, s.process) },
-                          { "name", s.name },
-                          { "start_ns", s.start },
-                          { "end_ns", s.end },
-                          { "duration_ns", s.end - s.start },
-                          { "warmup", s.warmup } });
+        steps.push_back({ { "process", processJson(trace, s.process) }, { "rank", rankJson(trace, s.process) },
+            { "name", s.name }, { "start_ns", s.start }, { "end_ns", s.end }, { "duration_ns", s.end - s.start },
+            { "warmup", s.warmup } });
     }
     doc["steps"] = steps;
 
     json kernels = json::array();
     for (const KernelStats& k : firstN(result.kernels, options.top)) {
-        kernels.push_back({ { "name", k.name },
-                            { "count", k.count },
-                            { "total_ns", k.totalNs },
-                            { "mean_ns", k.meanNs },
-                            { "p50_ns", k.p50Ns },
-                            { "p95_ns", k.p95Ns },
-                            { "max_ns", k.maxNs } });
+        kernels.push_back({ { "name", k.name }, { "count", k.count }, { "total_ns", k.totalNs },
+            { "mean_ns", k.meanNs }, { "p50_ns", k.p50Ns }, { "p95_ns", k.p95Ns }, { "max_ns", k.maxNs } });
     }
     doc["kernels"] = kernels;
 

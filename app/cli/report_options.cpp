@@ -42,91 +42,89 @@ std::optional<TimeNs> parseTime(const std::string& text)
     return parseInteger(text);
 }
 
+AnalysisOptionParse parseAnalysisOption(
+    const std::vector<std::string>& args, std::size_t& i, AnalysisOptions& options, std::string& error)
+{
+    const std::string& arg = args[i];
+    if (arg != "--window" && arg != "--warmup" && arg != "--activity" && arg != "--launch-threshold-us"
+        && arg != "--step-pattern")
+        return AnalysisOptionParse::NotAnalysisOption;
+    if (i + 1 >= args.size()) {
+        error = arg + " needs a value";
+        return AnalysisOptionParse::Failed;
+    }
+    const std::string& value = args[++i];
+    if (arg == "--window") {
+        if (value == "gpu") {
+            options.window.kind = WindowKind::Gpu;
+        } else if (value == "trace") {
+            options.window.kind = WindowKind::Trace;
+        } else if (value == "steps") {
+            options.window.kind = WindowKind::Steps;
+        } else {
+            const auto colon = value.find(':');
+            const auto t0 = colon == std::string::npos ? std::nullopt : parseTime(value.substr(0, colon));
+            const auto t1 = colon == std::string::npos ? std::nullopt : parseTime(value.substr(colon + 1));
+            if (!t0 || !t1 || *t1 <= *t0) {
+                error = "--window must be gpu, trace, steps or T0:T1 with T0 < T1 (ns on the trace clock, or "
+                        "with a unit: 12.5ms), got '"
+                    + value + "'";
+                return AnalysisOptionParse::Failed;
+            }
+            options.window.kind = WindowKind::Explicit;
+            options.window.explicitStart = *t0;
+            options.window.explicitEnd = *t1;
+        }
+    } else if (arg == "--warmup") {
+        const auto n = parseInteger(value);
+        if (!n || *n < 0) {
+            error = "--warmup must be a number of steps >= 0, got '" + value + "'";
+            return AnalysisOptionParse::Failed;
+        }
+        options.window.warmupSteps = static_cast<int>(*n);
+    } else if (arg == "--activity") {
+        if (value != "all" && value != "kernels") {
+            error = "--activity must be all or kernels, got '" + value + "'";
+            return AnalysisOptionParse::Failed;
+        }
+        options.activity = value == "all" ? ActivitySet::All : ActivitySet::Kernels;
+    } else if (arg == "--launch-threshold-us") {
+        const auto ns = parseTime(value + "us");
+        if (!ns || *ns < 0) {
+            error = "--launch-threshold-us must be a number of microseconds >= 0, got '" + value + "'";
+            return AnalysisOptionParse::Failed;
+        }
+        options.launchThresholdNs = *ns;
+    } else {
+        options.stepPattern = value;
+    }
+    return AnalysisOptionParse::Parsed;
+}
+
 std::optional<ReportOptions> parseReportOptions(const std::vector<std::string>& args, std::string& error)
 {
     ReportOptions options;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
-        const auto needValue = [&](const char* flag) -> const std::string* {
-            if (i + 1 >= args.size()) {
-                error = std::string(flag) + " needs a value";
-                return nullptr;
-            }
-            return &args[++i];
-        };
+        const AnalysisOptionParse shared = parseAnalysisOption(args, i, options.analysis, error);
+        if (shared == AnalysisOptionParse::Failed)
+            return std::nullopt;
+        if (shared == AnalysisOptionParse::Parsed)
+            continue;
         if (arg == "--json") {
             options.json = true;
-        } else if (arg == "--window") {
-            const std::string* value = needValue("--window");
-            if (!value)
-                return std::nullopt;
-            if (*value == "gpu") {
-                options.analysis.window.kind = WindowKind::Gpu;
-            } else if (*value == "trace") {
-                options.analysis.window.kind = WindowKind::Trace;
-            } else if (*value == "steps") {
-                options.analysis.window.kind = WindowKind::Steps;
-            } else {
-                const auto colon = value->find(':');
-                const auto t0 = colon == std::string::npos ? std::nullopt : parseTime(value->substr(0, colon));
-                const auto t1 = colon == std::string::npos ? std::nullopt : parseTime(value->substr(colon + 1));
-                if (!t0 || !t1 || *t1 <= *t0) {
-                    error = "--window must be gpu, trace, steps or T0:T1 with T0 < T1 (times in ns on the trace "
-                            "clock, or with a unit: 12.5ms), got '"
-                        + *value + "'";
-                    return std::nullopt;
-                }
-                options.analysis.window.kind = WindowKind::Explicit;
-                options.analysis.window.explicitStart = *t0;
-                options.analysis.window.explicitEnd = *t1;
-            }
-        } else if (arg == "--warmup") {
-            const std::string* value = needValue("--warmup");
-            if (!value)
-                return std::nullopt;
-            const auto n = parseInteger(*value);
-            if (!n || *n < 0) {
-                error = "--warmup must be a number of steps >= 0, got '" + *value + "'";
-                return std::nullopt;
-            }
-            options.analysis.window.warmupSteps = static_cast<int>(*n);
-        } else if (arg == "--activity") {
-            const std::string* value = needValue("--activity");
-            if (!value)
-                return std::nullopt;
-            if (*value == "all") {
-                options.analysis.activity = ActivitySet::All;
-            } else if (*value == "kernels") {
-                options.analysis.activity = ActivitySet::Kernels;
-            } else {
-                error = "--activity must be all or kernels, got '" + *value + "'";
-                return std::nullopt;
-            }
-        } else if (arg == "--launch-threshold-us") {
-            const std::string* value = needValue("--launch-threshold-us");
-            if (!value)
-                return std::nullopt;
-            const auto ns = parseTime(*value + "us");
-            if (!ns || *ns < 0) {
-                error = "--launch-threshold-us must be a number of microseconds >= 0, got '" + *value + "'";
-                return std::nullopt;
-            }
-            options.analysis.launchThresholdNs = *ns;
         } else if (arg == "--top") {
-            const std::string* value = needValue("--top");
-            if (!value)
+            if (i + 1 >= args.size()) {
+                error = "--top needs a value";
                 return std::nullopt;
-            const auto n = parseInteger(*value);
+            }
+            const std::string& value = args[++i];
+            const auto n = parseInteger(value);
             if (!n || *n < 0) {
-                error = "--top must be a count >= 0, got '" + *value + "'";
+                error = "--top must be a count >= 0, got '" + value + "'";
                 return std::nullopt;
             }
             options.top = static_cast<std::size_t>(*n);
-        } else if (arg == "--step-pattern") {
-            const std::string* value = needValue("--step-pattern");
-            if (!value)
-                return std::nullopt;
-            options.analysis.stepPattern = *value;
         } else if (arg.starts_with("--") && arg != "--") {
             error = "unknown option '" + arg + "'";
             return std::nullopt;

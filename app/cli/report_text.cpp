@@ -64,9 +64,7 @@ void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
     }
     out << "  exposed time\n";
     const std::pair<const char*, TimeNs> exposed[] = { { "compute", d.exposed.compute },
-                                                       { "communication", d.exposed.communication },
-                                                       { "memcpy", d.exposed.memcpy },
-                                                       { "idle", d.exposed.idle } };
+        { "communication", d.exposed.communication }, { "memcpy", d.exposed.memcpy }, { "idle", d.exposed.idle } };
     for (const auto& [name, value] : exposed)
         out << "    " << pad(name, 14) << pad(formatDuration(value), 12) << " " << percent(value, d.spanNs) << "\n";
 }
@@ -78,7 +76,8 @@ void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top
         if (!g.stream)
             gaps.push_back(&g);
     }
-    std::stable_sort(gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->duration() > b->duration(); });
+    std::stable_sort(
+        gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->duration() > b->duration(); });
     if (gaps.size() > top)
         gaps.resize(top);
     out << "\nLongest device gaps (start relative to the window start)\n";
@@ -89,8 +88,8 @@ void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top
     for (const Gap* g : gaps) {
         const Window& w = result.windows[g->process.value];
         const Device& device = trace.devices[g->device.value];
-        out << "  " << pad(formatDuration(g->duration()), 11) << " at +" << pad(formatDuration(g->start - w.start()), 11)
-            << " device " << device.id;
+        out << "  " << pad(formatDuration(g->duration()), 11) << " at +"
+            << pad(formatDuration(g->start - w.start()), 11) << " device " << device.id;
         const auto& rank = trace.processes[g->process.value].rank;
         if (rank)
             out << " rank " << *rank;
@@ -130,15 +129,14 @@ void writeKernels(const AnalysisResult& result, std::size_t top, std::ostream& o
         if (name.size() > 100)
             name = name.substr(0, 97) + "...";
         out << "  " << pad(formatDuration(k.totalNs), 12) << pad(std::to_string(k.count), 8)
-            << pad(formatDuration(k.meanNs), 12) << pad(formatDuration(k.p50Ns), 12)
-            << pad(formatDuration(k.p95Ns), 12) << pad(formatDuration(k.maxNs), 12) << name << "\n";
+            << pad(formatDuration(k.meanNs), 12) << pad(formatDuration(k.p50Ns), 12) << pad(formatDuration(k.p95Ns), 12)
+            << pad(formatDuration(k.maxNs), 12) << name << "\n";
     }
 }
 
 } // namespace
 
-void writeTextReport(const Trace& trace, const AnalysisResult& result, const ReportOptions& options,
-                     std::ostream& out)
+void writeTextReport(const Trace& trace, const AnalysisResult& result, const ReportOptions& options, std::ostream& out)
 {
     const std::size_t top = options.top.value_or(10);
     out << "GapScope report: window " << windowKindName(options.analysis.window.kind);

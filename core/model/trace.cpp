@@ -8,11 +8,11 @@ namespace gapscope {
 
 std::pair<std::size_t, std::size_t> Lane::visibleRange(TimeNs t0, TimeNs t1) const
 {
-    const auto firstIt = std::partition_point(maxEndPrefix.begin(), maxEndPrefix.end(),
-                                              [t0](TimeNs maxEnd) { return maxEnd < t0; });
+    const auto firstIt
+        = std::partition_point(maxEndPrefix.begin(), maxEndPrefix.end(), [t0](TimeNs maxEnd) { return maxEnd < t0; });
     const auto first = static_cast<std::size_t>(firstIt - maxEndPrefix.begin());
     const auto lastIt = std::partition_point(events.begin() + static_cast<std::ptrdiff_t>(first), events.end(),
-                                             [t1](const Event& e) { return e.start < t1; });
+        [t1](const Event& e) { return e.start < t1; });
     return { first, static_cast<std::size_t>(lastIt - events.begin()) };
 }
 
@@ -78,12 +78,10 @@ namespace {
 void finalizeLane(Lane& lane)
 {
     auto& events = lane.events;
-    if (!std::is_sorted(events.begin(), events.end(), [](const Event& a, const Event& b) {
-            return a.start != b.start ? a.start < b.start : a.end > b.end;
-        })) {
-        std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-            return a.start != b.start ? a.start < b.start : a.end > b.end;
-        });
+    if (!std::is_sorted(events.begin(), events.end(),
+            [](const Event& a, const Event& b) { return a.start != b.start ? a.start < b.start : a.end > b.end; })) {
+        std::stable_sort(events.begin(), events.end(),
+            [](const Event& a, const Event& b) { return a.start != b.start ? a.start < b.start : a.end > b.end; });
     }
     lane.maxEndPrefix.resize(events.size());
     lane.maxEndPrefix.shrink_to_fit();
@@ -134,7 +132,7 @@ void Trace::finalize()
     }
     const auto store = [](std::vector<Keyed>& keyed, std::vector<CorrelationEntry>& entries) {
         std::sort(keyed.begin(), keyed.end(),
-                  [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key < b.key : a.start < b.start; });
+            [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key < b.key : a.start < b.start; });
         entries.clear();
         entries.reserve(keyed.size());
         for (const Keyed& k : keyed)
@@ -145,15 +143,14 @@ void Trace::finalize()
     store(gpuOps, m_gpuOps);
 }
 
-std::pair<std::size_t, std::size_t> Trace::correlationRange(const std::vector<CorrelationEntry>& entries,
-                                                            ProcessIndex process, std::uint32_t correlation) const
+std::pair<std::size_t, std::size_t> Trace::correlationRange(
+    const std::vector<CorrelationEntry>& entries, ProcessIndex process, std::uint32_t correlation) const
 {
     const auto key = std::make_pair(process.value, correlation);
-    const auto keyOf = [this](const CorrelationEntry& e) {
-        return std::make_pair(lanes[e.lane].process.value, e.correlation);
-    };
-    const auto lo = std::partition_point(entries.begin(), entries.end(),
-                                         [&](const CorrelationEntry& e) { return keyOf(e) < key; });
+    const auto keyOf
+        = [this](const CorrelationEntry& e) { return std::make_pair(lanes[e.lane].process.value, e.correlation); };
+    const auto lo = std::partition_point(
+        entries.begin(), entries.end(), [&](const CorrelationEntry& e) { return keyOf(e) < key; });
     const auto hi = std::partition_point(lo, entries.end(), [&](const CorrelationEntry& e) { return keyOf(e) == key; });
     return { static_cast<std::size_t>(lo - entries.begin()), static_cast<std::size_t>(hi - entries.begin()) };
 }
@@ -214,8 +211,8 @@ void Trace::append(Trace&& other)
         processes.push_back(std::move(p));
     for (Device& d : other.devices) {
         d.process.value += processOffset;
-        m_deviceIndex.emplace(std::make_pair(d.process.value, d.id),
-                              DeviceIndex { static_cast<std::uint32_t>(devices.size()) });
+        m_deviceIndex.emplace(
+            std::make_pair(d.process.value, d.id), DeviceIndex { static_cast<std::uint32_t>(devices.size()) });
         devices.push_back(std::move(d));
     }
     for (std::string& a : other.args)
