@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "capture/cupti/cupti_translator.h"
+#include "capture/json_text.h"
 
 #include <cxxabi.h>
 
@@ -67,24 +68,6 @@ std::string overheadName(CUpti_ActivityOverheadKind kind)
     default:
         return "CUPTI overhead (kind " + std::to_string(static_cast<unsigned>(kind)) + ")";
     }
-}
-
-void appendJsonString(std::string& out, std::string_view text)
-{
-    out += '"';
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof(escaped), "\\u%04x", static_cast<unsigned>(c));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    out += '"';
 }
 
 } // namespace

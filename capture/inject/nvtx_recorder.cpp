@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "capture/inject/nvtx_recorder.h"
+#include "capture/json_text.h"
 
 #include "capture/inject/collector.h"
 
@@ -83,24 +84,6 @@ std::string toUtf8(const wchar_t* text)
 }
 
 namespace {
-
-void appendJsonString(std::string& out, std::string_view text)
-{
-    out += '"';
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof(escaped), "\\u%04x", static_cast<unsigned>(c));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    out += '"';
-}
 
 void threadExited(void* state);
 
