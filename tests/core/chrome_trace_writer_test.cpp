@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/chrome_categories.h"
+#include "tests/make_event.h"
 #include "core/io/chrome_trace_writer.h"
 #include "core/io/json_stream_writer.h"
 
@@ -121,19 +122,7 @@ TEST(CategoryMapping, LegacyAndOtherProducersNamesMapToTheirKinds)
 
 // ---- whole traces -----------------------------------------------------------------------------
 
-Event makeEvent(Trace& trace, EventKind kind, std::string_view name, TimeNs start, TimeNs end,
-    std::uint32_t correlation = 0, std::string_view args = {})
-{
-    Event e;
-    e.kind = kind;
-    e.name = trace.strings.intern(name);
-    e.start = start;
-    e.end = end;
-    e.correlation = correlation;
-    if (!args.empty())
-        e.args = trace.addArgs(std::string(args));
-    return e;
-}
+using test::makeEvent;
 
 /// One process (pid 4242, rank 3) with one thread and one GPU (id 1, streams 7 and 20), every kind once
 /// or more, three launches linked to GPU ops (correlations 77, 78, 79) and one without (80).

@@ -2,6 +2,7 @@
 // loadTraceFile / loadTraceFiles / saveTraceFile, and the read → write → read round trip of the Chrome
 // writer over the real traces in tests/data and a hand-built trace with every EventKind.
 #include "core/io/chrome_trace_reader.h"
+#include "tests/make_event.h"
 #include "core/io/chrome_trace_writer.h"
 #include "core/io/native_trace_writer.h"
 #include "core/io/trace_file.h"
@@ -245,19 +246,7 @@ TEST(RealTraceRoundTrip, FloatMicrosecondsComeBackToTheSameNanoseconds)
 
 // ---- hand-built: every kind -------------------------------------------------------------------
 
-Event makeEvent(Trace& trace, EventKind kind, std::string_view name, TimeNs start, TimeNs end,
-    std::uint32_t correlation = 0, std::string_view args = {})
-{
-    Event e;
-    e.kind = kind;
-    e.name = trace.strings.intern(name);
-    e.start = start;
-    e.end = end;
-    e.correlation = correlation;
-    if (!args.empty())
-        e.args = trace.addArgs(std::string(args));
-    return e;
-}
+using test::makeEvent;
 
 /// One process with two threads and a GPU with three streams; every EventKind, at 2024 epoch times whose
 /// ns digits a double cannot hold, every copy kind Kineto names, a zero-length kernel and a mark.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/time_format.h"
+#include "tests/make_event.h"
 #include "core/model/trace.h"
 
 #include <gtest/gtest.h>
@@ -7,16 +8,7 @@
 namespace gapscope {
 namespace {
 
-Event makeEvent(Trace& trace, EventKind kind, const char* name, TimeNs start, TimeNs end, std::uint32_t corr = 0)
-{
-    Event e;
-    e.kind = kind;
-    e.name = trace.strings.intern(name);
-    e.start = start;
-    e.end = end;
-    e.correlation = corr;
-    return e;
-}
+using test::makeEvent;
 
 TEST(StringTable, InternsEachStringOnceAndKeepsViewsStable)
 {

@@ -1,24 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "gui/gui_test_support.h"
+#include "tests/make_event.h"
 
 #include <random>
 
 namespace gapscope::test {
-
-namespace {
-
-Event makeEvent(Trace& trace, EventKind kind, const char* name, TimeNs start, TimeNs end, std::uint32_t correlation = 0)
-{
-    Event e;
-    e.kind = kind;
-    e.name = trace.strings.intern(name);
-    e.start = start;
-    e.end = end;
-    e.correlation = correlation;
-    return e;
-}
-
-} // namespace
 
 Trace makeSmallTrace()
 {
