@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/commands.h"
 #ifdef GAPSCOPE_HAVE_GUI
+#include "app/cli/export_options.h"
+#include "app/export/cli_picture_exporter.h"
 #include "app/viewer.h"
 #include "core/io/native_format.h"
 
@@ -22,7 +24,8 @@ void printUsage(std::ostream& out)
            "                  [--activity all|kernels] [--launch-threshold-us N] [--top N] TRACE...\n"
            "  gapscope convert IN OUT\n"
            "  gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]\n"
-           "  gapscope export TRACE [--markdown OUT] [--png OUT] [--window gpu|steps|T0:T1] [--size WxH]\n"
+           "  gapscope export TRACE [--markdown OUT] [--png OUT.png|OUT.pdf] [--window gpu|steps|T0:T1]\n"
+           "                  [--size WxH]\n"
            "  gapscope [--demo] [TRACE...]   open the viewer (when built with Qt 6)\n"
            "  gapscope -- PROGRAM [ARGS...]  record PROGRAM, then open the recording in the viewer\n"
            "  gapscope --help | --version\n";
@@ -62,6 +65,8 @@ int main(int argc, char** argv)
     if (gapscope::isViewerCommandLine(args))
         return gapscope::runViewer(argc, argv);
     const bool hasGui = true;
+    // `gapscope export --png`: drawn by the viewer's renderer, headless.
+    gapscope::cli::setPngExporter(gapscope::picture::exportPictureForCli);
 #else
     const bool hasGui = false;
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/viewer.h"
 
+#include "app/annotations/annotation_session.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/main_window.h"
 
@@ -17,17 +18,20 @@ namespace {
 
 // Debug aid: after the trace is shown (and optionally the longest gap selected), save a picture of
 // the window and quit. Used to look at the viewer without a display (Xvfb or offscreen).
-void scheduleScreenshot(app::MainWindow& window, const QString& file, bool selectLongestGap)
+void scheduleScreenshot(app::MainWindow& window, const QString& file, bool selectLongestGap, bool explainLongestGap)
 {
-    QObject::connect(&window, &app::MainWindow::traceShown, &window, [&window, file, selectLongestGap] {
-        if (selectLongestGap && window.gapsDock()->model()->rowCount() > 0)
-            window.showGap(window.gapsDock()->model()->gapAt(0));
-        QTimer::singleShot(300, &window, [&window, file] {
-            const bool saved = window.grab().save(file);
-            std::fprintf(saved ? stdout : stderr, "%s %s\n", saved ? "saved" : "could not save", qPrintable(file));
-            QApplication::exit(saved ? 0 : 1);
+    QObject::connect(
+        &window, &app::MainWindow::traceShown, &window, [&window, file, selectLongestGap, explainLongestGap] {
+            if ((selectLongestGap || explainLongestGap) && window.gapsDock()->model()->rowCount() > 0)
+                window.showGap(window.gapsDock()->model()->gapAt(0));
+            if (explainLongestGap && window.gapsDock()->model()->rowCount() > 0)
+                window.annotations()->explainGap(window.gapsDock()->model()->gapAt(0));
+            QTimer::singleShot(300, &window, [&window, file] {
+                const bool saved = window.grab().save(file);
+                std::fprintf(saved ? stdout : stderr, "%s %s\n", saved ? "saved" : "could not save", qPrintable(file));
+                QApplication::exit(saved ? 0 : 1);
+            });
         });
-    });
     QObject::connect(&window, &app::MainWindow::loadFailed, &window, [&window, file] {
         QTimer::singleShot(300, &window, [&window, file] {
             window.grab().save(file);
@@ -43,7 +47,7 @@ bool isViewerCommandLine(const std::vector<std::string>& args)
     if (args.empty())
         return true;
     const std::string& first = args[0];
-    for (const char* option : { "--demo", "--screenshot", "--select-longest-gap", "--size" }) {
+    for (const char* option : { "--demo", "--screenshot", "--select-longest-gap", "--explain-longest-gap", "--size" }) {
         if (first == option || first.rfind(std::string(option) + "=", 0) == 0)
             return true;
     }
@@ -68,7 +72,9 @@ int runViewer(int argc, char** argv)
     const QCommandLineOption longestGap(
         QStringLiteral("select-longest-gap"), QStringLiteral("Select the longest gap once loaded."));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size."), QStringLiteral("WxH"));
-    parser.addOptions({ demo, screenshot, longestGap, size });
+    const QCommandLineOption explainGap(QStringLiteral("explain-longest-gap"),
+        QStringLiteral("Write a note about the longest gap once loaded (saved next to the trace)."));
+    parser.addOptions({ demo, screenshot, longestGap, explainGap, size });
     parser.addPositionalArgument(
         QStringLiteral("trace"), QStringLiteral("Trace files (the ranks of one job)."), QStringLiteral("[TRACE...]"));
     parser.process(application);
@@ -80,11 +86,14 @@ int runViewer(int argc, char** argv)
             window.resize(parts[0].toInt(), parts[1].toInt());
     }
     if (parser.isSet(screenshot))
-        scheduleScreenshot(window, parser.value(screenshot), parser.isSet(longestGap));
-    else if (parser.isSet(longestGap))
-        QObject::connect(&window, &app::MainWindow::traceShown, &window, [&window] {
-            if (window.gapsDock()->model()->rowCount() > 0)
-                window.showGap(window.gapsDock()->model()->gapAt(0));
+        scheduleScreenshot(window, parser.value(screenshot), parser.isSet(longestGap), parser.isSet(explainGap));
+    else if (parser.isSet(longestGap) || parser.isSet(explainGap))
+        QObject::connect(&window, &app::MainWindow::traceShown, &window, [&window, explain = parser.isSet(explainGap)] {
+            if (window.gapsDock()->model()->rowCount() == 0)
+                return;
+            window.showGap(window.gapsDock()->model()->gapAt(0));
+            if (explain)
+                window.annotations()->explainGap(window.gapsDock()->model()->gapAt(0));
         });
     window.show();
     const QStringList files = parser.positionalArguments();

@@ -11,8 +11,9 @@ namespace gapscope {
 /// argument naming an existing file.
 bool isViewerCommandLine(const std::vector<std::string>& args);
 
-/// Runs the viewer: `gapscope [--demo] [--screenshot FILE] [--select-longest-gap] [--size WxH] [TRACE...]`. Creates the
-/// QApplication, so call it only when no headless subcommand was asked for. Returns the process exit code.
+/// Runs the viewer: `gapscope [--demo] [--screenshot FILE] [--select-longest-gap] [--explain-longest-gap]
+/// [--size WxH] [TRACE...]`. Creates the QApplication, so call it only when no headless subcommand was asked
+/// for. Returns the process exit code.
 int runViewer(int argc, char** argv);
 
 } // namespace gapscope

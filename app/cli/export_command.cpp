@@ -24,7 +24,8 @@ const char* const kUsage
     = "usage: gapscope export TRACE [--markdown OUT] [--png OUT] [--window gpu|trace|steps|T0:T1]\n"
       "                       [--size WxH] [--activity all|kernels] [--launch-threshold-us N]\n"
       "                       [--step-pattern REGEX]\n"
-      "  Annotations come from TRACE.gapscope.json (made in the viewer); OUT '-' is stdout.\n";
+      "  Annotations come from TRACE.gapscope.json (made in the viewer); OUT '-' is stdout.\n"
+      "  --png OUT ending in .pdf writes the picture as a PDF page instead.\n";
 
 int exportMarkdown(const Trace& trace, const AnnotationStore& store, const ExportOptions& options, std::ostream& out,
     std::ostream& err)

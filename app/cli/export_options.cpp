@@ -3,6 +3,7 @@
 
 #include "app/cli/report_options.h"
 
+#include <cctype>
 #include <charconv>
 
 namespace gapscope::cli {
@@ -16,6 +17,16 @@ std::optional<int> parsePositive(std::string_view text)
     if (ec != std::errc() || ptr != text.data() + text.size() || value <= 0)
         return std::nullopt;
     return value;
+}
+
+bool hasPdfExtension(const std::string& path)
+{
+    if (path.size() < 4)
+        return false;
+    std::string extension = path.substr(path.size() - 4);
+    for (char& c : extension)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return extension == ".pdf";
 }
 
 } // namespace
@@ -45,6 +56,8 @@ std::optional<ExportOptions> parseExportOptions(const std::vector<std::string>& 
             if (!value)
                 return std::nullopt;
             (arg == "--png" ? options.png : options.markdown) = *value;
+            if (arg == "--png")
+                options.pictureIsPdf = hasPdfExtension(*value);
         } else if (arg == "--size") {
             const std::string* value = needValue("--size");
             if (!value)

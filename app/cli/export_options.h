@@ -19,6 +19,8 @@ struct ExportOptions {
     std::optional<std::string> markdown;
     /// Annotated screenshot.
     std::optional<std::string> png;
+    /// The screenshot is a PDF page rather than a PNG: --png OUT with OUT ending in ".pdf" (any case).
+    bool pictureIsPdf = false;
     /// The range the picture shows: gpu (default), trace, steps or an explicit T0:T1.
     WindowSpec window;
     int width = 1920;

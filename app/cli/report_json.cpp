@@ -157,6 +157,7 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
     json gapList = json::array();
     for (const Gap* g : gaps) {
         const Device& device = trace.devices[g->device.value];
+        const GapEvidence evidence = gapEvidence(trace, *g, result.options.launchThresholdNs);
         gapList.push_back({
             { "process", processJson(trace, g->process) },
             { "rank", rankJson(trace, g->process) },
@@ -167,10 +168,10 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
             { "duration_ns", g->duration() },
             { "cause", gapCauseName(g->cause) },
             { "evidence",
-                { { "summary", g->evidence.summary }, { "closing_op", eventJson(trace, g->evidence.closingOp) },
-                    { "launch", eventJson(trace, g->evidence.launch) },
-                    { "sync_call", eventJson(trace, g->evidence.syncCall) },
-                    { "host_range", eventJson(trace, g->evidence.hostRange) } } },
+                { { "summary", evidence.summary }, { "closing_op", eventJson(trace, evidence.closingOp) },
+                    { "launch", eventJson(trace, evidence.launch) },
+                    { "sync_call", eventJson(trace, evidence.syncCall) },
+                    { "host_range", eventJson(trace, evidence.hostRange) } } },
         });
     }
     doc["gaps"] = gapList;

@@ -93,7 +93,8 @@ void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top
         const auto& rank = trace.processes[g->process.value].rank;
         if (rank)
             out << " rank " << *rank;
-        out << "  " << pad(std::string(gapCauseName(g->cause)), 10) << " " << g->evidence.summary << "\n";
+        out << "  " << pad(std::string(gapCauseName(g->cause)), 10) << " "
+            << describeGap(trace, *g, result.options.launchThresholdNs) << "\n";
     }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/mainwindow/gaps_dock.h"
 
+#include <QAction>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -8,6 +9,7 @@
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -21,6 +23,7 @@ GapsDock::GapsDock(QWidget* parent)
     , m_table(new QTableView(this))
     , m_threshold(new QDoubleSpinBox(this))
     , m_count(new QLabel(this))
+    , m_explain(new QAction(tr("&Explain This Gap\u2026"), this))
 {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(models::GapModel::SortRole);
@@ -48,6 +51,23 @@ GapsDock::GapsDock(QWidget* parent)
     controls->addWidget(m_threshold);
     controls->addStretch();
     controls->addWidget(m_count);
+    // A note about the chosen gap, pre-filled from its cause and evidence (the Annotations dock).
+    m_explain->setToolTip(tr("Write a note about this gap, pre-filled from its cause and evidence"));
+    m_explain->setEnabled(false);
+    auto* explainButton = new QToolButton(this);
+    explainButton->setDefaultAction(m_explain);
+    controls->addWidget(explainButton);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_table->addAction(m_explain);
+    connect(m_explain, &QAction::triggered, this, [this] {
+        const QModelIndex current = m_table->currentIndex();
+        if (current.isValid())
+            emit explainRequested(static_cast<std::size_t>(current.data(models::GapModel::GapIndexRole).toULongLong()));
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) { m_explain->setEnabled(current.isValid()); });
+    connect(m_proxy, &QAbstractItemModel::modelReset, this,
+        [this] { m_explain->setEnabled(m_table->currentIndex().isValid()); });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+class QAction;
 class QLabel;
 class QDoubleSpinBox;
 class QSortFilterProxyModel;
@@ -30,10 +31,14 @@ public:
     models::GapModel* model() const { return m_model; }
     /// The view row (after sorting) of a gap.
     std::optional<int> viewRowOf(std::size_t gap) const;
+    /// "Explain This Gap…" (button and context menu): asks for a note about the current row's gap.
+    QAction* explainAction() const { return m_explain; }
 
 signals:
     void gapActivated(std::size_t gap);
     void thresholdChanged(gapscope::TimeNs threshold);
+    /// "Explain This Gap…" was chosen for a gap (index into AnalysisResult::gaps).
+    void explainRequested(std::size_t gap);
 
 private:
     void updateCount();
@@ -43,6 +48,7 @@ private:
     QTableView* m_table;
     QDoubleSpinBox* m_threshold;
     QLabel* m_count;
+    QAction* m_explain;
     bool m_showing = false;
 };
 

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "app/mainwindow/main_window.h"
 
+#include "app/annotations/annotation_controller.h"
+#include "app/annotations/annotation_session.h"
+#include "app/annotations/annotations_dock.h"
+#include "app/export/picture_export_job.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/kernels_dock.h"
 #include "app/mainwindow/search_bar.h"
 #include "app/mainwindow/window_selector.h"
 #include "app/models/event_details.h"
+#include "app/record/record_dialog.h"
 #include "app/timeline/timeline_view.h"
 
 #include <QApplication>
@@ -114,6 +119,13 @@ void MainWindow::createDocks()
     details->setObjectName(QStringLiteral("detailsDock"));
     details->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, details);
+    m_annotations = new AnnotationSession(this, m_view, m_state, m_gapsDock);
+    addDockWidget(Qt::BottomDockWidgetArea, m_annotations->dockWidget());
+    tabifyDockWidget(kernels, m_annotations->dockWidget());
+    addDockWidget(Qt::RightDockWidgetArea, m_annotations->editorDockWidget());
+    tabifyDockWidget(details, m_annotations->editorDockWidget());
+    details->raise();
+    gaps->raise();
     resizeDocks({ details }, { 430 }, Qt::Horizontal);
     resizeDocks({ gaps }, { 250 }, Qt::Vertical);
 
@@ -139,23 +151,37 @@ void MainWindow::createActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open..."), this, [this] {
         const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Open traces"), {}, tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+            this, tr("Open traces"), {}, tr("Traces (*.json *.json.gz *.gz *.gapscope);;All files (*)"));
         if (!files.isEmpty())
             openFiles(files);
     });
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("&Add Files to Timeline..."), this, [this] {
         const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Add traces (other ranks)"), {}, tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+            this, tr("Add traces (other ranks)"), {}, tr("Traces (*.json *.json.gz *.gz *.gapscope);;All files (*)"));
         if (!files.isEmpty())
             addFiles(files);
     });
+    QAction* record = file->addAction(tr("&Record..."), this, &MainWindow::showRecordDialog);
+    record->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
     file->addSeparator();
+    file->addAction(m_annotations->saveNotesAsAction());
+    file->addAction(m_annotations->exportHypothesesAction());
+    file->addAction(tr("Export &Image..."), this, &MainWindow::exportImage);
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_annotations->undoAction());
+    edit->addAction(m_annotations->redoAction());
+    edit->addSeparator();
+    edit->addAction(m_annotations->annotateSelectionAction());
+    edit->addAction(m_annotations->explainGapAction());
+    edit->addAction(m_annotations->dock()->deleteAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     m_backAction = view->addAction(tr("&Back"), m_state, &timeline::TimelineState::goBack);
@@ -191,6 +217,7 @@ void MainWindow::createActions()
     tools->addAction(m_backAction);
     tools->addAction(m_forwardAction);
     tools->addAction(fit);
+    tools->addAction(m_annotations->annotateSelectionAction());
     tools->addSeparator();
     m_windowSelector = new WindowSelector(this);
     tools->addWidget(m_windowSelector);
@@ -288,6 +315,19 @@ void MainWindow::openDemo()
     openFiles({ demo });
 }
 
+RecordDialog* MainWindow::showRecordDialog()
+{
+    if (!m_recordDialog) {
+        m_recordDialog = new RecordDialog(this);
+        connect(m_recordDialog, &RecordDialog::recordingFinished, this,
+            [this](const QString& file) { openFiles({ file }); });
+    }
+    m_recordDialog->show();
+    m_recordDialog->raise();
+    m_recordDialog->activateWindow();
+    return m_recordDialog;
+}
+
 void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
 {
     setLoadingUi(false);
@@ -299,6 +339,7 @@ void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
     m_loaded = outcome->loaded;
     m_windowSelector->setSelectedRange(std::nullopt);
     m_view->setTrace(m_loaded);
+    m_annotations->setTrace(m_loaded);
     m_search->setTrace(m_loaded.trace);
     applyAnalysis(outcome->analysis);
     for (const QString& file : m_pendingFiles)
@@ -312,6 +353,11 @@ void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
     message += tr(" in %1 ms").arg(outcome->elapsedMs);
     if (!outcome->warnings.isEmpty())
         message += tr("; %n problem(s) skipped, see Details", nullptr, static_cast<int>(outcome->warnings.size()));
+    // The notes' sidecar could not be read, or they go elsewhere: say so where the eye goes after a load.
+    if (const QString notes = m_annotations->controller()->lastProblem(); !notes.isEmpty())
+        message += QStringLiteral("; ") + notes;
+    else if (const auto count = m_annotations->controller()->annotations().size(); count > 0)
+        message += tr("; %n note(s), see the Annotations dock", nullptr, static_cast<int>(count));
     statusBar()->showMessage(message, 10000);
     emit traceShown();
 }
@@ -349,6 +395,7 @@ void MainWindow::applyAnalysis(const timeline::AnalysisSnapshot& analysis)
     if (m_state->selectedGap())
         m_state->clearSelection();
     m_view->setAnalysis(m_analysis);
+    m_annotations->setAnalysis(m_analysis);
     m_gapsDock->setData(m_loaded.trace, m_analysis);
     m_kernelsDock->setResult(m_analysis.result);
     updateFigures();
@@ -508,6 +555,13 @@ void MainWindow::rebuildRecentMenu()
         m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
 }
 
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    // Notes a failed save kept in memory go to a recovery file, and the user is told where.
+    m_annotations->aboutToClose();
+    QMainWindow::closeEvent(event);
+}
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     if (event->mimeData()->hasUrls())
@@ -529,6 +583,60 @@ void MainWindow::dropEvent(QDropEvent* event)
         addFiles(files);
     else
         openFiles(files);
+}
+
+void MainWindow::exportImage()
+{
+    if (!m_loaded.trace) {
+        statusBar()->showMessage(tr("Open a trace first: there is nothing to export."), 5000);
+        return;
+    }
+    // Next to the trace, named after it: "run.pt.trace.json.gz.png".
+    const QString suggested = m_loaded.files.empty()
+        ? QDir::home().filePath(QStringLiteral("gapscope.png"))
+        : QString::fromStdString(m_loaded.files.front()) + QStringLiteral(".png");
+    picture::ExportImageDialog dialog(m_view->canvas()->size(), m_state->selectedRange().has_value(), suggested, this);
+    if (dialog.exec() == QDialog::Accepted)
+        exportImageTo(dialog.choice());
+}
+
+bool MainWindow::exportImageTo(const picture::ExportImageChoice& choice)
+{
+    auto source = std::make_shared<picture::ViewPictureSource>();
+    source->loaded = m_loaded;
+    source->analysis = m_analysis;
+    source->annotations = m_annotations->controller()->annotations();
+    source->visible = m_state->visibleRange();
+    source->selection = m_state->selectedRange();
+    for (const timeline::LayoutRow& row : m_view->layout().rows()) {
+        if (row.kind == timeline::RowKind::ProcessHeader && row.collapsed)
+            source->collapse.processes.insert(row.process.value);
+        else if (row.kind == timeline::RowKind::DeviceHeader && row.collapsed && row.device)
+            source->collapse.devices.insert(row.device->value);
+    }
+    source->gapThreshold = m_view->gapThreshold();
+    source->origin = m_state->bounds().first;
+    if (!m_loaded.files.empty()) {
+        source->traceName = QFileInfo(QString::fromStdString(m_loaded.files.front())).fileName();
+        if (m_loaded.files.size() > 1)
+            source->traceName += tr(" and %n more file(s)", nullptr, static_cast<int>(m_loaded.files.size() - 1));
+    }
+    auto* job = picture::PictureExportJob::start(source, choice, this);
+    if (!job) {
+        statusBar()->showMessage(tr("Nothing to export: select a range first, or choose the view."), 8000);
+        return false;
+    }
+    QApplication::setOverrideCursor(Qt::BusyCursor);
+    statusBar()->showMessage(tr("Exporting the picture to %1...").arg(choice.path));
+    connect(job, &picture::PictureExportJob::finished, this, [this](const QString& path, const QString& error) {
+        QApplication::restoreOverrideCursor();
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Exported the picture to %1").arg(path), 15000);
+        else
+            statusBar()->showMessage(tr("Could not export the picture: %1").arg(error), 15000);
+        emit imageExported(path, error);
+    });
+    return true;
 }
 
 } // namespace gapscope::app

@@ -21,10 +21,16 @@ class TimelineState;
 class TimelineView;
 } // namespace gapscope::timeline
 
+namespace gapscope::picture {
+struct ExportImageChoice;
+} // namespace gapscope::picture
+
 namespace gapscope::app {
 
+class AnnotationSession;
 class GapsDock;
 class KernelsDock;
+class RecordDialog;
 class SearchBar;
 class WindowSelector;
 
@@ -39,6 +45,9 @@ public:
     /// Loads the files shown now plus these, side by side.
     quint64 addFiles(const QStringList& files);
     void openDemo();
+    /// File › Record…: shows the record dialog (created on first use); a recording it finishes opens here.
+    RecordDialog* showRecordDialog();
+    RecordDialog* recordDialog() const { return m_recordDialog; }
     /// The bundled demo trace: next to the installed binary or in the source tree; empty if missing.
     static QString demoTracePath();
 
@@ -49,11 +58,18 @@ public:
     QTextBrowser* detailsPanel() const { return m_details; }
     SearchBar* searchBar() const { return m_search; }
     WindowSelector* windowSelector() const { return m_windowSelector; }
+    /// The notes of the trace on screen: Annotations and Note docks, undo, explain a gap, export.
+    AnnotationSession* annotations() const { return m_annotations; }
     bool isLoading() const { return m_loader->isLoading(); }
     QString lastError() const { return m_lastError; }
     QMessageBox* errorDialog() const { return m_errorBox; }
     std::shared_ptr<const Trace> trace() const { return m_loaded.trace; }
     std::shared_ptr<const AnalysisResult> analysis() const { return m_analysis.result; }
+    /// File › Export Image...: asks what, how big and where, then exportImageTo().
+    void exportImage();
+    /// Draws the picture (app/export) on a worker thread with a busy cursor; imageExported() follows.
+    /// False (and a status-bar message) when the choice has nothing to draw.
+    bool exportImageTo(const picture::ExportImageChoice& choice);
     /// Selects a gap and shows it as a click in the Gaps dock would.
     void showGap(std::size_t gap);
     void showTraceEvent(EventRef event, bool zoom);
@@ -65,10 +81,13 @@ signals:
     void loadFailed(const QString& message);
     /// The figures of a new window are shown.
     void analysisShown();
+    /// An image export finished: `error` is empty on success, else it names the file and the problem.
+    void imageExported(const QString& path, const QString& error);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     enum AnalysisPurpose { MainAnalysis = 1, RangeAnalysis = 2 };
@@ -96,6 +115,7 @@ private:
     QTextBrowser* m_details = nullptr;
     SearchBar* m_search = nullptr;
     WindowSelector* m_windowSelector = nullptr;
+    AnnotationSession* m_annotations = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_backAction = nullptr;
     QAction* m_forwardAction = nullptr;
@@ -104,6 +124,7 @@ private:
     QLabel* m_progressLabel = nullptr;
     QLabel* m_figures = nullptr;
     QMessageBox* m_errorBox = nullptr;
+    RecordDialog* m_recordDialog = nullptr;
     QString m_lastError;
     QStringList m_pendingFiles;
 

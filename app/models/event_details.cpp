@@ -203,16 +203,17 @@ QString eventDetailsHtml(const Trace& trace, EventRef ref, TimeNs origin)
     return html;
 }
 
-QString gapEvidenceLine(const Trace& trace, const Gap& gap)
+QString gapEvidenceLine(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs)
 {
-    if (!gap.evidence.summary.empty())
-        return QString::fromStdString(gap.evidence.summary);
-    if (gap.evidence.syncCall)
-        return QStringLiteral("host in %1").arg(fromView(trace.name(trace.event(*gap.evidence.syncCall))));
-    if (gap.evidence.hostRange)
-        return QStringLiteral("host busy in %1").arg(fromView(trace.name(trace.event(*gap.evidence.hostRange))));
-    if (gap.evidence.launch)
-        return QStringLiteral("next launch %1").arg(fromView(trace.name(trace.event(*gap.evidence.launch))));
+    const GapEvidence evidence = gapEvidence(trace, gap, launchThresholdNs);
+    if (!evidence.summary.empty())
+        return QString::fromStdString(evidence.summary);
+    if (evidence.syncCall)
+        return QStringLiteral("host in %1").arg(fromView(trace.name(trace.event(*evidence.syncCall))));
+    if (evidence.hostRange)
+        return QStringLiteral("host busy in %1").arg(fromView(trace.name(trace.event(*evidence.hostRange))));
+    if (evidence.launch)
+        return QStringLiteral("next launch %1").arg(fromView(trace.name(trace.event(*evidence.launch))));
     return QStringLiteral("no launch information");
 }
 
@@ -231,8 +232,8 @@ QString gapDetailsHtml(const Trace& trace, const AnalysisResult& result, std::si
     if (gap.stream)
         where += QStringLiteral(", ") + escaped(laneDescription(trace, *gap.stream));
     html += row(QStringLiteral("device"), where);
-    html += row(QStringLiteral("evidence"), escaped(gapEvidenceLine(trace, gap)));
-    const GapEvidence& ev = gap.evidence;
+    const GapEvidence ev = gapEvidence(trace, gap, result.options.launchThresholdNs);
+    html += row(QStringLiteral("evidence"), escaped(gapEvidenceLine(trace, gap, result.options.launchThresholdNs)));
     if (ev.syncCall)
         html += row(QStringLiteral("sync call"), linkTo(trace, *ev.syncCall, origin));
     if (ev.hostRange)

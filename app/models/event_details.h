@@ -28,8 +28,8 @@ QString gapDetailsHtml(const Trace& trace, const AnalysisResult& result, std::si
 /// The details panel for a selected range, from an analysis over the explicit window [t0, t1).
 QString rangeDetailsHtml(
     const Trace& trace, const AnalysisResult& rangeResult, std::pair<TimeNs, TimeNs> range, TimeNs origin);
-/// One line for the Gaps dock: what overlapped the gap.
-QString gapEvidenceLine(const Trace& trace, const Gap& gap);
+/// One line for the Gaps dock: what overlapped the gap (its evidence summary, worked out now).
+QString gapEvidenceLine(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs = 30'000);
 
 /// Parses an `event:LANE:INDEX` link.
 std::optional<EventRef> eventFromLink(const QString& link, const Trace& trace);

@@ -112,7 +112,7 @@ QVariant GapModel::data(const QModelIndex& index, int role) const
         return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
     }
     case EvidenceColumn:
-        return gapEvidenceLine(*m_trace, gap);
+        return gapEvidenceLine(*m_trace, gap, m_analysis.result->options.launchThresholdNs);
     default:
         return {};
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/lane_layout.h"
 
+#include "core/model/synthetic_id.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -18,6 +20,9 @@ std::string processLabel(const Process& process)
 
 std::string threadLabel(const Lane& lane)
 {
+    // A lane named by text in the trace: its synthetic number would only confuse.
+    if (isSyntheticId(lane.tid))
+        return lane.name.empty() ? std::string("global markers") : lane.name;
     const std::string tid = std::to_string(lane.tid);
     if (lane.name.empty())
         return "thread " + tid;

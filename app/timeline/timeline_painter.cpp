@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/timeline_painter.h"
 
+#include "app/timeline/annotation_layer.h"
 #include "app/timeline/timeline_palette.h"
 #include "core/model/time_format.h"
 
@@ -53,10 +54,15 @@ std::pair<int, int> screenColumns(const TimelineScene& scene, double x0, double 
 
 } // namespace
 
+int TimelinePainter::lanesTop(const TimelineScene& scene)
+{
+    return scene.rulerHeight + annotationStripHeight(scene);
+}
+
 QRect TimelinePainter::lanesRect(const TimelineScene& scene)
 {
-    return QRect(scene.labelWidth, scene.rulerHeight, std::max(0, scene.width - scene.labelWidth),
-        std::max(0, scene.height - scene.rulerHeight));
+    const int top = lanesTop(scene);
+    return QRect(scene.labelWidth, top, std::max(0, scene.width - scene.labelWidth), std::max(0, scene.height - top));
 }
 
 std::optional<QRect> TimelinePainter::eventRect(const TimelineScene& scene, EventRef ref)
@@ -92,6 +98,7 @@ void TimelinePainter::paint(QPainter& painter, const TimelineScene& scene, DrawL
     paintLanes(painter, scene, cache);
     paintGapBands(painter, scene);
     paintSelection(painter, scene);
+    paintAnnotations(painter, scene);
     paintLabels(painter, scene);
     paintRuler(painter, scene);
     paintLegend(painter, scene);
@@ -319,7 +326,8 @@ void TimelinePainter::paintSelection(QPainter& painter, const TimelineScene& sce
 
 void TimelinePainter::paintLabels(QPainter& painter, const TimelineScene& scene) const
 {
-    const QRect column(0, scene.rulerHeight, scene.labelWidth, std::max(0, scene.height - scene.rulerHeight));
+    const int top = lanesTop(scene);
+    const QRect column(0, top, scene.labelWidth, std::max(0, scene.height - top));
     painter.save();
     painter.setClipRect(column);
     const auto [first, last] = scene.layout->rowsIn(scene.scrollY, scene.scrollY + column.height());

@@ -8,6 +8,7 @@
 #include "app/timeline/gap_overlay.h"
 #include "app/timeline/lane_layout.h"
 
+#include <QColor>
 #include <QRect>
 #include <QString>
 
@@ -24,6 +25,20 @@ struct StepMark {
     TimeNs end = 0;
     QString label;
     bool warmup = false;
+};
+
+/// An annotation as the timeline draws it: a bracket over [start, end) in the strip between the ruler
+/// and the lanes, and with TimelineScene::annotationCallouts a box with its title and hypothesis.
+struct AnnotationMark {
+    /// Annotation::id, so that clicks on a bracket find the note.
+    QString id;
+    TimeNs start = 0;
+    TimeNs end = 0;
+    QString title;
+    QString hypothesis;
+    /// The colour of the note's status (annotationStatusColour).
+    QColor colour;
+    bool selected = false;
 };
 
 /// Everything one frame shows. Pointers are borrowed for the duration of paint().
@@ -52,6 +67,10 @@ struct TimelineScene {
     std::optional<std::pair<TimeNs, TimeNs>> rangeSelection;
     std::vector<StepMark> steps;
     bool showLegend = true;
+    /// Drawn as brackets in a strip under the ruler (annotation_layer.h); the lanes start below it.
+    std::vector<AnnotationMark> annotations;
+    /// Also draw a callout box (title and hypothesis) for each annotation in view (exported pictures).
+    bool annotationCallouts = false;
 };
 
 class TimelinePainter {
@@ -60,14 +79,17 @@ public:
     void paint(QPainter& painter, const TimelineScene& scene, DrawListCache& cache) const;
 
     /// Screen rectangle of the lanes area, and the mapping between screen and content/axis coordinates.
+    /// The lanes start below the ruler and the annotation strip (annotationStripHeight).
     static QRect lanesRect(const TimelineScene& scene);
+    /// Screen y of the top of the lanes area: rulerHeight + annotationStripHeight(scene).
+    static int lanesTop(const TimelineScene& scene);
     static int contentYToScreen(const TimelineScene& scene, int contentY)
     {
-        return contentY - scene.scrollY + scene.rulerHeight;
+        return contentY - scene.scrollY + lanesTop(scene);
     }
     static int screenYToContent(const TimelineScene& scene, int screenY)
     {
-        return screenY - scene.rulerHeight + scene.scrollY;
+        return screenY - lanesTop(scene) + scene.scrollY;
     }
     static double axisXToScreen(const TimelineScene& scene, double x) { return x + scene.labelWidth; }
     static double screenXToAxis(const TimelineScene& scene, double x) { return x - scene.labelWidth; }

@@ -2,6 +2,7 @@
 #include "app/timeline/timeline_view.h"
 
 #include "app/models/event_details.h"
+#include "app/timeline/annotation_layer.h"
 #include "app/timeline/hit_test.h"
 
 #include <QCursor>
@@ -81,6 +82,17 @@ void TimelineView::setLegendVisible(bool visible)
     viewport()->update();
 }
 
+void TimelineView::setAnnotationMarks(std::vector<AnnotationMark> marks)
+{
+    m_annotationMarks = std::move(marks);
+    // The strip's height depends on the notes' ranges alone (annotation_layer.h), not on the view.
+    TimelineScene strip;
+    strip.annotations = m_annotationMarks;
+    m_annotationStripHeight = annotationStripHeight(strip);
+    updateScrollBar(); // the strip above the lanes may have grown or shrunk
+    viewport()->update();
+}
+
 TimeAxis TimelineView::axis() const
 {
     const auto [start, end] = m_state->visibleRange();
@@ -123,6 +135,7 @@ TimelineScene TimelineView::scene() const
     s.rangeSelection = m_pendingRange ? m_pendingRange : m_state->selectedRange();
     s.steps = m_steps;
     s.showLegend = m_legendVisible && m_analysis.result != nullptr;
+    s.annotations = m_annotationMarks;
     return s;
 }
 
@@ -168,7 +181,7 @@ void TimelineView::rebuildLayout()
 
 void TimelineView::updateScrollBar()
 {
-    const int visible = std::max(0, viewport()->height() - kRulerHeight);
+    const int visible = std::max(0, viewport()->height() - lanesTop());
     verticalScrollBar()->setRange(0, std::max(0, m_layout.totalHeight() - visible));
     verticalScrollBar()->setPageStep(visible);
     verticalScrollBar()->setSingleStep(m_layout.metrics().depthRowHeight);
@@ -225,7 +238,7 @@ void TimelineView::revealLane(LaneIndex lane)
         rebuildLayout();
     if (const auto row = m_layout.rowOfLane(lane)) {
         const LayoutRow& r = m_layout.rows()[*row];
-        const int visible = viewport()->height() - kRulerHeight;
+        const int visible = viewport()->height() - lanesTop();
         const int scroll = verticalScrollBar()->value();
         if (r.y < scroll || r.y + r.height > scroll + visible)
             verticalScrollBar()->setValue(r.y - visible / 3);
@@ -240,7 +253,7 @@ void TimelineView::revealDevice(DeviceIndex device)
         + m_collapse.devices.erase(device.value))
         rebuildLayout();
     if (const auto band = m_layout.deviceBand(device)) {
-        const int visible = viewport()->height() - kRulerHeight;
+        const int visible = viewport()->height() - lanesTop();
         const int scroll = verticalScrollBar()->value();
         if (band->first < scroll || band->second > scroll + visible)
             verticalScrollBar()->setValue(band->first - m_layout.metrics().headerHeight);
@@ -268,17 +281,35 @@ void TimelineView::panByFraction(double fraction)
 
 std::optional<EventRef> TimelineView::eventAt(const QPoint& pos) const
 {
-    if (!m_loaded.trace || pos.x() < kLabelWidth || pos.y() < kRulerHeight)
+    if (!m_loaded.trace || pos.x() < kLabelWidth || pos.y() < lanesTop())
         return std::nullopt;
-    const int contentY = pos.y() - kRulerHeight + verticalScrollBar()->value();
+    const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
     return hitTest(*m_loaded.trace, *m_loaded.index, m_layout, axis(), pos.x() - kLabelWidth, contentY);
+}
+
+int TimelineView::lanesTop() const
+{
+    return kRulerHeight + m_annotationStripHeight;
+}
+
+std::optional<std::size_t> TimelineView::annotationAt(const QPoint& pos) const
+{
+    if (m_annotationMarks.empty() || !m_loaded.trace)
+        return std::nullopt;
+    const auto rects = annotationBracketRects(scene());
+    // The last drawn is on top: search from the end.
+    for (std::size_t i = rects.size(); i-- > 0;) {
+        if (rects[i] && rects[i]->contains(pos))
+            return i;
+    }
+    return std::nullopt;
 }
 
 std::optional<std::size_t> TimelineView::gapAt(const QPoint& pos) const
 {
-    if (!m_loaded.trace || !m_analysis.gaps || pos.x() < kLabelWidth || pos.y() < kRulerHeight)
+    if (!m_loaded.trace || !m_analysis.gaps || pos.x() < kLabelWidth || pos.y() < lanesTop())
         return std::nullopt;
-    const int contentY = pos.y() - kRulerHeight + verticalScrollBar()->value();
+    const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
     const TimeNs t = axis().xToTime(pos.x() - kLabelWidth);
     for (std::uint32_t d = 0; d < m_loaded.trace->devices.size(); ++d) {
         const auto band = m_layout.deviceBand(DeviceIndex { d });
@@ -324,9 +355,9 @@ std::vector<std::pair<EventRef, EventRef>> TimelineView::flows() const
             }
         }
     } else if (const auto gap = m_state->selectedGap(); gap && m_analysis.result) {
-        const GapEvidence& evidence = m_analysis.result->gaps[*gap].evidence;
-        if (evidence.launch && evidence.closingOp)
-            result.emplace_back(*evidence.launch, *evidence.closingOp);
+        const Gap& g = m_analysis.result->gaps[*gap];
+        if (const auto launch = g.closingOp ? trace.launchOf(*g.closingOp) : std::nullopt)
+            result.emplace_back(*launch, *g.closingOp);
     }
     return result;
 }
@@ -346,8 +377,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
     }
     if (!m_loaded.trace)
         return;
-    if (pos.x() < kLabelWidth && pos.y() >= kRulerHeight && event->button() == Qt::LeftButton) {
-        const int contentY = pos.y() - kRulerHeight + verticalScrollBar()->value();
+    if (pos.x() < kLabelWidth && pos.y() >= lanesTop() && event->button() == Qt::LeftButton) {
+        const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
         if (const auto row = m_layout.rowAt(contentY)) {
             const LayoutRow& r = m_layout.rows()[*row];
             if (r.kind == RowKind::ProcessHeader || r.kind == RowKind::DeviceHeader) {
@@ -405,6 +436,12 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     viewport()->unsetCursor();
     if (!m_loaded.trace)
         return;
+    if (drag == Drag::Range && !m_moved && event->button() == Qt::RightButton) {
+        // A right click without a drag: the context menu (explain the gap, annotate the range...).
+        m_pendingRange.reset();
+        emit contextMenuRequested(pos);
+        return;
+    }
     if (drag == Drag::Range) {
         if (m_moved && m_pendingRange && m_pendingRange->second > m_pendingRange->first) {
             const TimeRange range = *m_pendingRange;
@@ -417,7 +454,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         return;
     }
     if (drag == Drag::Pan && !m_moved && pos.x() >= kLabelWidth) {
-        if (const auto hit = eventAt(pos))
+        if (const auto note = annotationAt(pos))
+            emit annotationClicked(m_annotationMarks[*note].id);
+        else if (const auto hit = eventAt(pos))
             m_state->selectEvent(hit);
         else if (const auto gap = gapAt(pos))
             m_state->selectGap(gap);
@@ -506,6 +545,14 @@ bool TimelineView::viewportEvent(QEvent* event)
     if (pos.y() < kRulerHeight && pos.x() >= kLabelWidth) {
         const TimeNs t = axis().xToTime(pos.x() - kLabelWidth);
         text = tr("%1 from the trace start\nabsolute %2 ns").arg(models::relativeTime(t, origin)).arg(t);
+    } else if (const auto note = annotationAt(pos)) {
+        const AnnotationMark& mark = m_annotationMarks[*note];
+        text = mark.title;
+        if (!mark.hypothesis.isEmpty())
+            text += QStringLiteral("\n") + tr("Hypothesis: %1").arg(mark.hypothesis);
+        text += QStringLiteral("\n")
+            + tr("%1 from %2")
+                  .arg(models::durationText(mark.end - mark.start), models::relativeTime(mark.start, origin));
     } else if (const auto hit = eventAt(pos)) {
         text = models::eventTooltip(*m_loaded.trace, *hit, origin);
     } else if (const auto gap = gapAt(pos)) {
@@ -514,7 +561,7 @@ bool TimelineView::viewportEvent(QEvent* event)
                    .arg(models::durationText(g.duration()),
                        QString::fromUtf8(
                            gapCauseName(g.cause).data(), static_cast<qsizetype>(gapCauseName(g.cause).size())),
-                       models::gapEvidenceLine(*m_loaded.trace, g));
+                       models::gapEvidenceLine(*m_loaded.trace, g, m_analysis.result->options.launchThresholdNs));
     }
     if (text.isEmpty())
         QToolTip::hideText();

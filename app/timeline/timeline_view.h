@@ -24,6 +24,9 @@ public:
     void setGapThreshold(TimeNs threshold);
     TimeNs gapThreshold() const { return m_gapThreshold; }
     void setLegendVisible(bool visible);
+    /// The notes drawn as brackets above the lanes (TimelineScene::annotations).
+    void setAnnotationMarks(std::vector<AnnotationMark> marks);
+    const std::vector<AnnotationMark>& annotationMarks() const { return m_annotationMarks; }
 
     /// Zooms to [t0, t1) with `contextFraction` of its length on each side (history: a jump).
     void zoomToRange(TimeNs t0, TimeNs t1, double contextFraction);
@@ -42,12 +45,18 @@ public:
     /// Screen rectangle (viewport coordinates) of a gap's band, if it is laid out and in view.
     std::optional<QRect> gapBandRect(std::size_t gap) const;
     QWidget* canvas() const { return viewport(); }
+    /// The gap (index into AnalysisResult::gaps) whose band is under a viewport point, if any.
+    std::optional<std::size_t> gapAtPoint(const QPoint& viewportPos) const { return gapAt(viewportPos); }
 
 signals:
     /// A rubber-band range selection finished.
     void rangeSelected(gapscope::timeline::TimeRange range);
     /// One line for the status bar about what is under the mouse.
     void hoverMessage(const QString& message);
+    /// A click on a note's bracket (AnnotationMark::id).
+    void annotationClicked(const QString& id);
+    /// A right click (no drag) at a viewport point: the window shows its context menu there.
+    void contextMenuRequested(const QPoint& viewportPos);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -72,6 +81,10 @@ private:
     void toggleRow(const LayoutRow& row);
     std::optional<EventRef> eventAt(const QPoint& pos) const;
     std::optional<std::size_t> gapAt(const QPoint& pos) const;
+    /// Index into m_annotationMarks of the bracket under a viewport point.
+    std::optional<std::size_t> annotationAt(const QPoint& pos) const;
+    /// Screen y where the lanes start: under the ruler and the annotation strip.
+    int lanesTop() const;
     std::vector<std::pair<EventRef, EventRef>> flows() const;
     double anchorX(const QPoint& pos) const;
 
@@ -81,6 +94,8 @@ private:
     LaneLayout m_layout;
     CollapseState m_collapse;
     std::vector<StepMark> m_steps;
+    std::vector<AnnotationMark> m_annotationMarks;
+    int m_annotationStripHeight = 0;
     TimeNs m_gapThreshold = 100'000;
     bool m_legendVisible = true;
     mutable DrawListCache m_cache;

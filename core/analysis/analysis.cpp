@@ -7,6 +7,7 @@
 #include "core/analysis/name_classes.h"
 #include "core/analysis/nearest_rank.h"
 #include "core/analysis/steps_internal.h"
+#include "core/model/huge_pages.h"
 
 #include <algorithm>
 #include <future>
@@ -43,15 +44,13 @@ StepStats stepStatsOf(ProcessIndex process, const std::vector<Step>& steps)
 void reserveMore(std::vector<Gap>& gaps, std::size_t more)
 {
     const std::size_t needed = gaps.size() + more;
-    if (gaps.capacity() < needed)
-        gaps.reserve(std::max(needed, 2 * gaps.capacity()));
-}
-
-void explain(const Trace& trace, const GapClassifier& classifier, const AnalysisOptions& options, Gap& gap)
-{
-    classifier.classify(gap);
-    if (options.gapSummaries)
-        gap.evidence.summary = describeGap(trace, gap, options.launchThresholdNs);
+    if (gaps.capacity() < needed) {
+        std::vector<Gap> fresh;
+        fresh.reserve(std::max(needed, 2 * gaps.capacity()));
+        adviseHugePages(fresh.data(), fresh.capacity() * sizeof(Gap));
+        fresh.insert(fresh.end(), gaps.begin(), gaps.end());
+        gaps.swap(fresh);
+    }
 }
 
 /// Device figures and gaps of one device, appended to `result`; stream gaps go to `streamGaps`.
@@ -75,7 +74,7 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const DeviceActivity&
     prototype.device = device;
     const std::size_t firstGap = result.gaps.size();
     reserveMore(result.gaps, spans + window.ranges.intervals().size());
-    GapEmitter gaps(window.ranges, prototype, result.gaps);
+    GapEmitter gaps(window.ranges, prototype, classifier, result.gaps);
     const DeviceUnion unions
         = uniteDeviceActivity(activity, options.activity, window.ranges, [&gaps](const BusySpan& s) { gaps.add(s); });
     gaps.finish();
@@ -84,11 +83,7 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const DeviceActivity&
     figures.idleNs = figures.spanNs - figures.busyNs;
     figures.utilization
         = figures.spanNs > 0 ? static_cast<double>(figures.busyNs) / static_cast<double>(figures.spanNs) : 0.0;
-    for (std::size_t g = firstGap; g < result.gaps.size(); ++g) {
-        Gap& gap = result.gaps[g];
-        explain(trace, classifier, options, gap);
-        figures.idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
-    }
+    figures.idleByCause = gaps.idleByCause();
     figures.gapCount = result.gaps.size() - firstGap;
     result.devices.push_back(std::move(figures));
 
@@ -96,15 +91,12 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const DeviceActivity&
         return;
     for (LaneIndex lane : streamLanesOf(trace, device)) {
         prototype.stream = lane;
-        const std::size_t first = streamGaps.size();
         reserveMore(streamGaps, trace.lanes[lane.value].events.size() + window.ranges.intervals().size());
-        GapEmitter laneGaps(window.ranges, prototype, streamGaps);
+        GapEmitter laneGaps(window.ranges, prototype, classifier, streamGaps);
         // "Per stream that has activity": a stream with none has no gaps of its own.
         if (!laneBusySpans(trace, lane, options.activity, [&laneGaps](const BusySpan& s) { laneGaps.add(s); }))
             continue;
         laneGaps.finish();
-        for (std::size_t g = first; g < streamGaps.size(); ++g)
-            explain(trace, classifier, options, streamGaps[g]);
     }
 }
 
@@ -116,16 +108,6 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
     result.options = options;
     const auto analyzed = [&options](ProcessIndex p) { return !options.process || *options.process == p; };
     const NameClasses names(trace, options.stepPattern, result.warnings);
-    // Explaining a gap looks up the launch of the op that closed it. Real traces have about one gap per GPU
-    // op, so past a few thousand ops a table built in the host pass beats a binary search per gap.
-    std::size_t gpuLaneEvents = 0;
-    for (const Lane& lane : trace.lanes) {
-        if (lane.kind == LaneKind::GpuStream && analyzed(lane.process))
-            gpuLaneEvents += lane.events.size();
-    }
-    constexpr std::size_t kLaunchTableFrom = 10'000;
-    const bool launchTables = gpuLaneEvents >= kLaunchTableFrom;
-
     // The host pass and the device passes read disjoint lanes and share nothing mutable: on large traces
     // the host pass runs on a second thread meanwhile.
     std::size_t hostLaneEvents = 0;
@@ -137,10 +119,9 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
     std::future<HostScan> pendingHost;
     std::optional<HostScan> hostNow;
     if (hostLaneEvents >= kConcurrentHostScanFrom)
-        pendingHost = std::async(
-            std::launch::async, [&] { return scanHostLanes(trace, names, options.process, launchTables); });
+        pendingHost = std::async(std::launch::async, [&] { return scanHostLanes(trace, names, options.process); });
     else
-        hostNow = scanHostLanes(trace, names, options.process, launchTables);
+        hostNow = scanHostLanes(trace, names, options.process);
     std::vector<std::optional<DeviceActivity>> activities(trace.devices.size());
     for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
         if (analyzed(trace.devices[d].process))
@@ -169,7 +150,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
                 = computeWindow(trace, ProcessIndex { p }, options.window, options.activity, result.steps);
     }
 
-    const GapClassifier classifier(trace, host.syncCalls, host.launches, options.launchThresholdNs);
+    const GapClassifier classifier(trace, host.syncCalls, options.launchThresholdNs);
     std::vector<Gap> streamGaps;
     for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
         if (activities[d]) {

@@ -47,9 +47,8 @@ struct AnalysisOptions {
     bool streamGaps = true;
     /// Fill AnalysisResult::kernels.
     bool kernelStatistics = true;
-    /// Fill GapEvidence::summary of every gap. On traces with millions of gaps, turn off and call
-    /// describeGap() for the gaps a person looks at.
-    bool gapSummaries = true;
+    // Gap evidence (and its summary line) is worked out on demand, for the gaps someone looks at:
+    // gapEvidence(), describeGap().
 };
 
 /// The window actually used for one process: a union of disjoint ranges (one range except for `steps`).
@@ -72,6 +71,7 @@ struct Step {
 };
 
 /// Why a gap is believed to have happened: the events that overlapped it. Evidence, not a verdict.
+/// Not stored with the gaps (a trace can have millions): gapEvidence() works it out for one gap.
 struct GapEvidence {
     /// N: the GPU op that ended the gap (first activity starting at or after the gap end on the device, or
     /// on the stream for a stream gap).
@@ -83,10 +83,11 @@ struct GapEvidence {
     /// For `host`: the innermost CPU/NVTX range on L's thread that covers most of the gap.
     std::optional<EventRef> hostRange;
     /// One line a person can read: "cudaStreamSynchronize on thread 1234 from -2.100 ms to +3.000 µs; ...",
-    /// times relative to the gap start. Filled when AnalysisOptions::gapSummaries; describeGap() makes it.
+    /// times relative to the gap start (describeGap()).
     std::string summary;
 };
 
+/// One idle gap, as compact as the figures allow: analyze() lists every gap of a trace with its cause.
 struct Gap {
     ProcessIndex process;
     DeviceIndex device;
@@ -95,7 +96,8 @@ struct Gap {
     TimeNs start = 0;
     TimeNs end = 0;
     GapCause cause = GapCause::Unknown;
-    GapEvidence evidence;
+    /// The GPU op that ended the gap (GapEvidence::closingOp); nullopt when no activity follows it.
+    std::optional<EventRef> closingOp;
     TimeNs duration() const { return end - start; }
 };
 
@@ -173,6 +175,11 @@ IntervalSet deviceBusy(const Trace& trace, DeviceIndex device, ActivitySet activ
 /// process), sorted by total time descending; p50/p95 are nearest-rank percentiles.
 std::vector<KernelStats> kernelStatistics(
     const Trace& trace, const std::vector<Window>& windows, std::optional<ProcessIndex> only = std::nullopt);
+
+/// The evidence of a gap that analyze() found: its closing op, that op's launch, and per cause the sync call
+/// or host range, with the summary line (`launchThresholdNs`: the one the analysis used). The cost of a few
+/// lookups in the trace (a sync call: a walk over the calls open at the gap start).
+GapEvidence gapEvidence(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs = 30'000);
 
 /// The one-line GapEvidence::summary of a gap that analyze() classified (with the same launch threshold).
 std::string describeGap(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs = 30'000);

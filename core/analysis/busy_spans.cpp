@@ -2,6 +2,7 @@
 #include "core/analysis/busy_spans.h"
 
 #include "core/analysis/name_classes.h"
+#include "core/model/huge_pages.h"
 
 #include <algorithm>
 #include <limits>
@@ -125,6 +126,7 @@ DeviceActivity scanDeviceActivity(const Trace& trace, DeviceIndex device, const 
     }
     BusySpans& spans = result.computeKernels;
     spans.reserve(events); // at most one span per event; reserved memory never written is never touched
+    adviseHugePages(spans.data(), spans.capacity() * sizeof(BusySpan));
     StreamHeads heads(std::move(firstStarts));
 
     // Feeds a non-compute event to its stream's union; false for a compute kernel.

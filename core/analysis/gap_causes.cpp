@@ -47,23 +47,17 @@ void appendCall(std::string& out, const Trace& trace, EventRef call)
     appendInteger(out, trace.lanes[call.lane.value].tid);
 }
 
-} // namespace
+/// The GapEvidence::summary line.
+std::string summaryOf(const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs);
 
-GapClassifier::GapClassifier(const Trace& trace, const std::vector<SyncCallIndex>& syncCalls,
-    const std::vector<LaunchTable>& launches, TimeNs launchThresholdNs)
-    : m_trace(trace)
-    , m_syncCalls(syncCalls)
-    , m_launches(launches)
-    , m_launchThresholdNs(launchThresholdNs)
-{ }
-
-std::optional<EventRef> GapClassifier::hostRangeCovering(LaneIndex laneIndex, TimeNs start, TimeNs end) const
+/// The innermost range on the lane that covers more than half of [start, end).
+std::optional<EventRef> hostRangeCovering(const Trace& trace, LaneIndex laneIndex, TimeNs start, TimeNs end)
 {
     // A range that covers more than half of [start, end) contains its midpoint, so the candidates are the
     // ranges open at the midpoint. Walking back from the last range starting at or before it, those come
     // innermost first (ranges on a thread nest); the first that covers more than half is the answer. The
     // walk stops where the prefix maximum of ends shows that no earlier range reaches the midpoint.
-    const Lane& lane = m_trace.lanes[laneIndex.value];
+    const Lane& lane = trace.lanes[laneIndex.value];
     const TimeNs length = end - start;
     const TimeNs mid = start + length / 2;
     const auto& events = lane.events;
@@ -83,35 +77,80 @@ std::optional<EventRef> GapClassifier::hostRangeCovering(LaneIndex laneIndex, Ti
     return std::nullopt;
 }
 
-void GapClassifier::classify(Gap& gap) const
+/// The synchronizing API call of the process that began before `t` and ends latest, if it runs past `t`:
+/// what SyncCallIndex::runningAt answers, found by walking back over the calls open at `t` on each thread.
+/// Ties go to the earlier start, then to the lower lane and index.
+std::optional<EventRef> syncCallRunningAt(const Trace& trace, ProcessIndex process, TimeNs t)
 {
-    GapEvidence& evidence = gap.evidence;
-    gap.cause = GapCause::Unknown;
-    if (!evidence.closingOp)
-        return;
-    const std::uint32_t process = gap.process.value;
-    evidence.launch = process < m_launches.size() ? m_launches[process].launchOf(m_trace, *evidence.closingOp)
-                                                  : m_trace.launchOf(*evidence.closingOp);
-    if (!evidence.launch)
-        return;
-    if (process < m_syncCalls.size()) {
-        if (const auto sync = m_syncCalls[process].runningAt(gap.start)) {
-            gap.cause = GapCause::Sync;
-            evidence.syncCall = sync;
-            return;
+    std::optional<EventRef> best;
+    const Event* bestEvent = nullptr;
+    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+        const Lane& lane = trace.lanes[l];
+        if (lane.kind != LaneKind::CpuThread || lane.process != process)
+            continue;
+        const auto& events = lane.events;
+        std::size_t i = static_cast<std::size_t>(
+            std::partition_point(events.begin(), events.end(), [t](const Event& e) { return e.start < t; })
+            - events.begin());
+        while (i-- > 0) {
+            if (lane.maxEndPrefix.size() == events.size() && lane.maxEndPrefix[i] <= t)
+                break;
+            const Event& e = events[i];
+            if (e.end <= t || (e.kind != EventKind::RuntimeApi && e.kind != EventKind::DriverApi)
+                || !isSynchronizingCall(trace.name(e)))
+                continue;
+            if (!bestEvent || e.end > bestEvent->end || (e.end == bestEvent->end && e.start <= bestEvent->start)) {
+                best = EventRef { LaneIndex { l }, static_cast<std::uint32_t>(i) };
+                bestEvent = &e;
+            }
         }
     }
-    if (m_trace.event(*evidence.launch).start >= gap.start) {
-        gap.cause = GapCause::Host;
-        evidence.hostRange = hostRangeCovering(evidence.launch->lane, gap.start, gap.end);
-        return;
-    }
-    gap.cause = gap.duration() <= m_launchThresholdNs ? GapCause::Launch : GapCause::Dependency;
+    return best;
+}
+
+} // namespace
+
+GapClassifier::GapClassifier(const Trace& trace, const std::vector<SyncCallIndex>& syncCalls, TimeNs launchThresholdNs)
+    : m_trace(trace)
+    , m_syncCalls(syncCalls)
+    , m_launchThresholdNs(launchThresholdNs)
+{ }
+
+GapCause GapClassifier::classify(const Gap& gap, const Event* launch, std::size_t& syncCursor) const
+{
+    if (!launch)
+        return GapCause::Unknown;
+    const std::uint32_t process = gap.process.value;
+    if (process < m_syncCalls.size() && m_syncCalls[process].anyRunningAt(gap.start, syncCursor))
+        return GapCause::Sync;
+    if (launch->start >= gap.start)
+        return GapCause::Host;
+    return gap.duration() <= m_launchThresholdNs ? GapCause::Launch : GapCause::Dependency;
+}
+
+GapEvidence gapEvidence(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs)
+{
+    GapEvidence evidence;
+    evidence.closingOp = gap.closingOp;
+    if (gap.closingOp)
+        evidence.launch = trace.launchOf(*gap.closingOp);
+    if (evidence.launch && gap.cause == GapCause::Sync)
+        evidence.syncCall = syncCallRunningAt(trace, gap.process, gap.start);
+    if (evidence.launch && gap.cause == GapCause::Host)
+        evidence.hostRange = hostRangeCovering(trace, evidence.launch->lane, gap.start, gap.end);
+    evidence.summary = summaryOf(trace, gap, evidence, launchThresholdNs);
+    return evidence;
 }
 
 std::string describeGap(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs)
 {
-    const GapEvidence& evidence = gap.evidence;
+    return gapEvidence(trace, gap, launchThresholdNs).summary;
+}
+
+namespace {
+
+std::string summaryOf(const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs)
+{
     const TimeNs g0 = gap.start;
     std::string out;
     out.reserve(160);
@@ -177,5 +216,7 @@ std::string describeGap(const Trace& trace, const Gap& gap, TimeNs launchThresho
     }
     return out;
 }
+
+} // namespace
 
 } // namespace gapscope

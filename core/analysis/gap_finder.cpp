@@ -5,10 +5,13 @@
 
 namespace gapscope {
 
-GapEmitter::GapEmitter(const IntervalSet& window, const Gap& prototype, std::vector<Gap>& out)
+GapEmitter::GapEmitter(
+    const IntervalSet& window, const Gap& prototype, const GapClassifier& classifier, std::vector<Gap>& out)
     : m_ranges(window.intervals())
     , m_prototype(prototype)
+    , m_classifier(classifier)
     , m_out(out)
+    , m_first(out.size())
 {
     if (!m_ranges.empty())
         m_cursor = m_ranges.front().start;
@@ -22,8 +25,42 @@ void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
     gap.stream = m_prototype.stream;
     gap.start = start;
     gap.end = end;
-    if (closing)
-        gap.evidence.closingOp = closing->opener;
+    if (closing) {
+        gap.closingOp = closing->opener;
+        // Classifying reads the closing op, then its launch call: two loads from far away per gap. They are
+        // started here and used kLag gaps later, so that the misses of successive gaps overlap.
+        __builtin_prefetch(&m_classifier.trace().event(*gap.closingOp));
+    }
+    const std::size_t emitted = m_out.size() - m_first;
+    if (emitted > kLag / 2)
+        findLaunch(m_out.size() - 1 - kLag / 2);
+    if (emitted > kLag)
+        classify(m_out.size() - 1 - kLag);
+}
+
+void GapEmitter::findLaunch(std::size_t g)
+{
+    const Event* launch = m_classifier.launchOf(m_out[g]);
+    if (launch)
+        __builtin_prefetch(launch);
+    m_launches[g % kLag] = launch;
+}
+
+void GapEmitter::classify(std::size_t g)
+{
+    Gap& gap = m_out[g];
+    gap.cause = m_classifier.classify(gap, m_launches[g % kLag], m_syncCursor);
+    m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
+}
+
+void GapEmitter::drain()
+{
+    const std::size_t emitted = m_out.size() - m_first;
+    // The last kLag / 2 gaps have no launch yet; the last kLag no cause.
+    for (std::size_t k = emitted > kLag / 2 ? emitted - kLag / 2 : 0; k < emitted; ++k)
+        findLaunch(m_first + k);
+    for (std::size_t k = emitted > kLag ? emitted - kLag : 0; k < emitted; ++k)
+        classify(m_first + k);
 }
 
 void GapEmitter::add(const BusySpan& span)
@@ -58,6 +95,7 @@ void GapEmitter::finish()
         if (m_cursor < m_ranges[m_range].end)
             emit(m_cursor, m_ranges[m_range].end, nullptr);
     }
+    drain();
 }
 
 } // namespace gapscope

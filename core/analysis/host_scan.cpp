@@ -4,7 +4,6 @@
 #include "core/analysis/name_classes.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace gapscope {
 
@@ -34,67 +33,24 @@ std::optional<EventRef> SyncCallIndex::runningAt(TimeNs t) const
     return std::nullopt;
 }
 
-void LaunchTable::add(const Trace& trace, std::uint32_t correlation, EventRef call)
-{
-    if (correlation >= m_limit)
-        return;
-    if (correlation >= m_byCorrelation.size()) {
-        // Reserved up to the limit once: growing never copies, and pages are touched only as ids reach them.
-        if (m_byCorrelation.capacity() < m_limit)
-            m_byCorrelation.reserve(m_limit);
-        m_byCorrelation.resize(correlation + 1, EventRef { LaneIndex { kAbsent }, 0 });
-    }
-    EventRef& entry = m_byCorrelation[correlation];
-    // Several calls with one id (rare): keep the earliest, as Trace::launchOf does.
-    if (entry.lane.value == kAbsent || trace.event(call).start < trace.event(entry).start)
-        entry = call;
-}
-
-std::optional<EventRef> LaunchTable::launchOf(const Trace& trace, EventRef gpuOp) const
-{
-    const std::uint32_t correlation = trace.event(gpuOp).correlation;
-    if (correlation == 0)
-        return std::nullopt;
-    if (correlation >= m_limit)
-        return trace.launchOf(gpuOp);
-    if (correlation >= m_byCorrelation.size() || m_byCorrelation[correlation].lane.value == kAbsent)
-        return std::nullopt;
-    return m_byCorrelation[correlation];
-}
-
-HostScan scanHostLanes(
-    const Trace& trace, const NameClasses& names, std::optional<ProcessIndex> only, bool withLaunchTables)
+HostScan scanHostLanes(const Trace& trace, const NameClasses& names, std::optional<ProcessIndex> only)
 {
     HostScan scan;
     const std::size_t processes = trace.processes.size();
     scan.stepRanges.resize(processes);
     scan.syncCalls.resize(processes);
-    if (withLaunchTables) {
-        // Correlation ids count calls, so a process's ids stay below a small multiple of its host events.
-        std::vector<std::size_t> hostEvents(processes, 0);
-        for (const Lane& lane : trace.lanes) {
-            if (lane.kind == LaneKind::CpuThread)
-                hostEvents[lane.process.value] += lane.events.size();
-        }
-        for (std::size_t p = 0; p < processes; ++p)
-            scan.launches.emplace_back(static_cast<std::uint32_t>(
-                std::min<std::size_t>(4 * hostEvents[p] + 65536, std::numeric_limits<std::uint32_t>::max())));
-    }
-    if (names.anyHostInterest() || withLaunchTables) {
+    if (names.anyHostInterest()) {
         for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
             const Lane& lane = trace.lanes[l];
             if (lane.kind != LaneKind::CpuThread || (only && lane.process != *only))
                 continue;
             const std::uint32_t p = lane.process.value;
-            LaunchTable* launches = withLaunchTables ? &scan.launches[p] : nullptr;
             for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
                 const Event& e = lane.events[i];
-                const bool api = e.kind == EventKind::RuntimeApi || e.kind == EventKind::DriverApi;
-                if (launches && api && e.correlation != 0)
-                    launches->add(trace, e.correlation, { LaneIndex { l }, i });
                 if (!names.isHostInterest(e.name))
                     continue;
                 const EventRef ref { LaneIndex { l }, i };
+                const bool api = e.kind == EventKind::RuntimeApi || e.kind == EventKind::DriverApi;
                 if (names.isProfilerStep(e.name)
                     || ((e.kind == EventKind::NvtxRange || e.kind == EventKind::UserAnnotation)
                         && names.matchesStepPattern(e.name)))

@@ -22,6 +22,14 @@ public:
     void finish();
     /// The call that began before `t` and ends latest, if it was still running at `t` (ends after `t`).
     std::optional<EventRef> runningAt(TimeNs t) const;
+    /// Whether some call that began before `t` runs past it. `cursor` (0 at first) remembers how far the
+    /// calls were read: for times asked in ascending order, a whole pass costs one walk over the calls.
+    bool anyRunningAt(TimeNs t, std::size_t& cursor) const
+    {
+        while (cursor < m_calls.size() && m_calls[cursor].start < t)
+            ++cursor;
+        return cursor > 0 && m_calls[m_latestEnding[cursor - 1]].end > t;
+    }
     std::size_t size() const { return m_calls.size(); }
 
 private:
@@ -34,38 +42,15 @@ private:
     std::vector<std::uint32_t> m_latestEnding; // index of the latest-ending call among m_calls[0..i]
 };
 
-/// A process's launch calls by correlation id: one load per lookup where Trace::launchOf binary-searches
-/// every correlated event of the trace. Worth its one pass over the host events when there are many gaps
-/// to explain (a real trace has about one per GPU op).
-class LaunchTable {
-public:
-    /// Ids at or above `limit` are not stored (lookups of those fall back to Trace::launchOf), so that a
-    /// trace with huge, sparse ids cannot make the table huge.
-    explicit LaunchTable(std::uint32_t limit = 0)
-        : m_limit(limit)
-    { }
-    void add(const Trace& trace, std::uint32_t correlation, EventRef call);
-    /// Same answer as trace.launchOf(gpuOp) (the earliest-starting call with the op's id).
-    std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuOp) const;
-
-private:
-    static constexpr std::uint32_t kAbsent = 0xffffffffu;
-    std::vector<EventRef> m_byCorrelation; // lane kAbsent: no call with that id
-    std::uint32_t m_limit = 0;
-};
-
 struct HostScan {
     /// Per process: the CPU ranges that define steps (ProfilerStep#N, NVTX ranges matching the step pattern).
     std::vector<std::vector<EventRef>> stepRanges;
     /// Per process.
     std::vector<SyncCallIndex> syncCalls;
-    /// Per process; empty when the scan was not asked to build them.
-    std::vector<LaunchTable> launches;
 };
 
-/// Reads the host lanes of the given process (or all) once. Without `withLaunchTables`, skips the read when
-/// no name in the trace can be a step or a synchronizing call.
-HostScan scanHostLanes(
-    const Trace& trace, const NameClasses& names, std::optional<ProcessIndex> only, bool withLaunchTables = false);
+/// Reads the host lanes of the given process (or all) once; skips the read when no name in the trace can be
+/// a step or a synchronizing call. (Launch calls need no scan: Trace::launchOf is a table lookup.)
+HostScan scanHostLanes(const Trace& trace, const NameClasses& names, std::optional<ProcessIndex> only);
 
 } // namespace gapscope

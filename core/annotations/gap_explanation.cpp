@@ -227,7 +227,7 @@ std::string baselineText(const Trace& trace, const AnalysisResult& result, const
 
 void explainHost(const Trace& trace, const Gap& gap, Annotation& a)
 {
-    const GapEvidence& ev = gap.evidence;
+    const GapEvidence ev = gapEvidence(trace, gap);
     const std::string waited = formatDuration(gap.duration());
     std::string range = ev.hostRange ? quoted(trace.name(trace.event(*ev.hostRange))) : std::string();
     const std::string thread = ev.launch ? threadLabel(trace, ev.launch->lane) : std::string("the launching thread");
@@ -251,7 +251,7 @@ void explainHost(const Trace& trace, const Gap& gap, Annotation& a)
 
 void explainSync(const Trace& trace, const Gap& gap, Annotation& a)
 {
-    const GapEvidence& ev = gap.evidence;
+    const GapEvidence ev = gapEvidence(trace, gap);
     const std::string idle = formatDuration(gap.duration());
     const std::string call = ev.syncCall ? quoted(trace.name(trace.event(*ev.syncCall))) : "synchronizing call";
     a.title = "Sync gap of " + idle + ": " + call;
@@ -298,7 +298,7 @@ void explainLaunch(const Trace& trace, const AnalysisResult& result, const Gap& 
 
 void explainDependency(const Trace& trace, const Gap& gap, Annotation& a)
 {
-    const GapEvidence& ev = gap.evidence;
+    const GapEvidence ev = gapEvidence(trace, gap);
     const std::string idle = formatDuration(gap.duration());
     const std::string op = ev.closingOp ? quoted(trace.name(trace.event(*ev.closingOp))) : std::string("the next op");
     std::string waitedOn;
@@ -339,7 +339,7 @@ void explainDependency(const Trace& trace, const Gap& gap, Annotation& a)
 
 void explainUnknown(const Trace& trace, const Gap& gap, Annotation& a)
 {
-    const GapEvidence& ev = gap.evidence;
+    const GapEvidence ev = gapEvidence(trace, gap);
     const std::string idle = formatDuration(gap.duration());
     const std::string op = ev.closingOp ? quoted(trace.name(trace.event(*ev.closingOp))) : std::string("the next op");
     a.title = "Unexplained gap of " + idle;
@@ -374,7 +374,7 @@ Annotation explainGap(const Trace& trace, const AnalysisResult& result, const Ga
     origin.cause = std::string(gapCauseName(gap.cause));
     a.gap = origin;
 
-    const GapEvidence& ev = gap.evidence;
+    const GapEvidence ev = gapEvidence(trace, gap, result.options.launchThresholdNs);
     if (gap.stream)
         addLane(a.lanes, laneIdentity(trace, *gap.stream));
     else if (ev.closingOp)

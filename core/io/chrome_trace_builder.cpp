@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/chrome_trace_builder.h"
 
+#include "core/model/synthetic_id.h"
+
 #include <algorithm>
 #include <limits>
 #include <unordered_set>
@@ -42,7 +44,7 @@ std::int64_t syntheticId(std::string_view text)
         hash ^= static_cast<unsigned char>(c);
         hash *= 0x100000001b3ull;
     }
-    return static_cast<std::int64_t>((hash & 0x3fffffffffffffffull) | 0x4000000000000000ull);
+    return static_cast<std::int64_t>(hash & 0x3fffffffffffffffull) | kSyntheticIdBit;
 }
 
 std::size_t ChromeTraceBuilder::RouteHash::operator()(const RouteKey& k) const noexcept

@@ -2,6 +2,7 @@
 #include "core/io/native_trace_reader.h"
 
 #include "core/io/native_byte_source.h"
+#include "core/model/huge_pages.h"
 
 #include <array>
 #include <cerrno>
@@ -12,7 +13,6 @@
 #include <system_error>
 #include <unordered_map>
 
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 namespace gapscope {
@@ -47,24 +47,6 @@ constexpr std::array<std::uint8_t, 256> kKindOfCode = [] {
     map(EventCode::Other, EventKind::Other);
     return table;
 }();
-
-/// Asks for transparent huge pages on a large fresh buffer: faulting in a big lane 4 KiB at a time
-/// is most of what loading costs the kernel. Only a hint; ignored where unsupported.
-void adviseHugePages(void* data, std::size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    constexpr std::uintptr_t kHuge = 2u << 20;
-    if (bytes < 4 * kHuge)
-        return;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
-    if (end > begin)
-        ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-    (void)data;
-    (void)bytes;
-#endif
-}
 
 /// Turns the chunks of one file into a Trace. One instance per file.
 class NativeParser {

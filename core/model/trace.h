@@ -5,9 +5,9 @@
 #include "core/model/string_table.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
-#include <map>
 #include <vector>
 
 namespace gapscope {
@@ -129,9 +129,44 @@ public:
     }
 
     /// The API call (runtime/driver) that launched a GPU op, by correlation id within the same process.
-    std::optional<EventRef> launchOf(EventRef gpuOp) const;
+    std::optional<EventRef> launchOf(EventRef gpuOp) const
+    {
+        const Event& e = event(gpuOp);
+        if (e.correlation == 0)
+            return std::nullopt;
+        return m_launches.first(lanes[gpuOp.lane.value].process, e.correlation);
+    }
+    /// launchOf() as the call itself, nullptr without one: for loops over millions of ops (no optional to build).
+    const Event* launchEventOf(EventRef gpuOp) const
+    {
+        const Event& e = event(gpuOp);
+        if (e.correlation == 0)
+            return nullptr;
+        const std::uint32_t process = lanes[gpuOp.lane.value].process.value;
+        if (process < m_launches.parts.size() && m_launches.parts[process].slotCount > 0) {
+            const CorrelationIndex::Part& part = m_launches.parts[process];
+            const std::uint32_t offset = e.correlation - part.base;
+            if (offset >= part.slotCount)
+                return nullptr;
+            const CorrelationIndex::Slot& slot = m_launches.slotTable[part.firstSlot + offset];
+            return slot.lane == CorrelationIndex::kEmptySlot ? nullptr : &lanes[slot.lane].events[slot.index];
+        }
+        const auto launch = launchOf(gpuOp);
+        return launch ? &event(*launch) : nullptr;
+    }
     /// The GPU ops launched by an API call (usually one; a graph launch or a collective can make several).
     std::vector<EventRef> gpuOpsOf(EventRef apiCall) const;
+
+    /// Bytes the correlation index holds: (launch calls' side, GPU ops' side).
+    std::pair<std::size_t, std::size_t> correlationIndexBytes() const
+    {
+        const auto bytes = [](const CorrelationIndex& index) {
+            return index.parts.capacity() * sizeof(CorrelationIndex::Part)
+                + index.slotTable.capacity() * sizeof(CorrelationIndex::Slot)
+                + index.listed.capacity() * sizeof(CorrelationIndex::Listed);
+        };
+        return { bytes(m_launches), bytes(m_gpuOps) };
+    }
 
     /// [first start, last end) over all events, or nullopt when the trace is empty.
     std::optional<std::pair<TimeNs, TimeNs>> timeSpan() const;
@@ -141,16 +176,65 @@ public:
     void append(Trace&& other);
 
 private:
-    /// Correlation index: sorted by (process of lane, correlation). 12 bytes per correlated event.
-    struct CorrelationEntry {
-        std::uint32_t correlation;
-        std::uint32_t lane;
-        std::uint32_t index;
+    /// One side of the correlation links (API calls, or GPU ops), per process. Dense ids (the usual case: CUPTI
+    /// and Kineto count calls up from a small number) go to a direct table, one slot per id from the
+    /// process's smallest to its largest, holding the earliest-starting event with that id: a lookup is one
+    /// load, and the table is built in one pass without sorting. Further events with an id already taken, and
+    /// all events of a process whose ids are too sparse for a table, go to a list sorted by (id, start).
+    struct CorrelationIndex {
+        struct Slot {
+            std::uint32_t lane; // kEmptySlot: no event with this id
+            std::uint32_t index;
+        };
+        struct Listed {
+            std::uint32_t correlation;
+            std::uint32_t lane;
+            std::uint32_t index;
+        };
+        struct Part {
+            std::uint32_t base = 0; // smallest id (dense parts)
+            std::uint32_t slotCount = 0; // ids base .. base + slotCount - 1 have a slot; 0 without table
+            std::size_t firstSlot = 0; // into `slotTable`
+            std::size_t listedBegin = 0; // this process's run of `listed`
+            std::size_t listedEnd = 0;
+        };
+        static constexpr std::uint32_t kEmptySlot = 0xffffffffu;
+        std::vector<Part> parts; // by process
+        std::vector<Slot> slotTable;
+        std::vector<Listed> listed; // by (process, correlation, start)
+
+        /// The earliest-starting event with this id in the process (inline: the analysis asks once per gap).
+        std::optional<EventRef> first(ProcessIndex process, std::uint32_t correlation) const
+        {
+            if (process.value >= parts.size())
+                return std::nullopt;
+            const Part& part = parts[process.value];
+            if (part.slotCount == 0)
+                return firstListed(part, correlation);
+            // Ids below the table's range wrap to a large offset and miss too.
+            const std::uint32_t offset = correlation - part.base;
+            if (offset >= part.slotCount || slotTable[part.firstSlot + offset].lane == kEmptySlot)
+                return std::nullopt;
+            const Slot& slot = slotTable[part.firstSlot + offset];
+            return EventRef { LaneIndex { slot.lane }, slot.index };
+        }
+        std::optional<EventRef> firstListed(const Part& part, std::uint32_t correlation) const;
+        /// Every event with this id in the process, earliest start first.
+        void all(ProcessIndex process, std::uint32_t correlation, std::vector<EventRef>& out) const;
+        /// The run of `listed` with this id.
+        std::pair<std::size_t, std::size_t> listedRange(const Part& part, std::uint32_t correlation) const;
     };
-    std::vector<CorrelationEntry> m_launches; // API calls with a correlation id
-    std::vector<CorrelationEntry> m_gpuOps; // GPU-lane events with a correlation id
-    std::pair<std::size_t, std::size_t> correlationRange(const std::vector<CorrelationEntry>& entries,
-                                                         ProcessIndex process, std::uint32_t correlation) const;
+    /// What finalize() saw of one lane's correlated events (API calls on thread lanes, any on GPU lanes).
+    struct LaneIds {
+        std::uint32_t min = 0xffffffffu;
+        std::uint32_t max = 0;
+        std::size_t count = 0;
+    };
+    /// Builds the index of one side (`gpuSide`: GPU lanes, else thread lanes) from the lanes' id extents.
+    void buildCorrelationIndex(CorrelationIndex& index, const std::vector<LaneIds>& laneIds, bool gpuSide) const;
+    static LaneIds finalizeLane(Lane& lane, std::vector<TimeNs>& openEnds);
+    CorrelationIndex m_launches; // API calls (runtime/driver) with a correlation id
+    CorrelationIndex m_gpuOps; // GPU-lane events with a correlation id
     std::map<std::pair<std::uint32_t, std::int64_t>, LaneIndex> m_threadLaneIndex; // (process, tid)
     std::map<std::pair<std::uint32_t, std::int64_t>, LaneIndex> m_streamLaneIndex; // (device, stream)
     std::map<std::pair<std::uint32_t, int>, DeviceIndex> m_deviceIndex; // (process, device id)

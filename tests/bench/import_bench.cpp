@@ -173,24 +173,20 @@ void BM_ImportChromeJsonMemory(benchmark::State& state)
         const std::uint64_t after = residentBytes();
         const Trace& trace = result.value();
 
-        std::uint64_t gpuEvents = 0, events = 0, laneBytes = 0, gpuLaneBytes = 0, correlated = 0, gpuCorrelated = 0;
+        std::uint64_t gpuEvents = 0, events = 0, laneBytes = 0, gpuLaneBytes = 0;
         for (const Lane& lane : trace.lanes) {
             const std::uint64_t bytes
                 = lane.events.capacity() * sizeof(Event) + lane.maxEndPrefix.capacity() * sizeof(TimeNs);
             laneBytes += bytes;
             events += lane.events.size();
-            std::uint64_t laneCorrelated = 0;
-            for (const Event& e : lane.events)
-                laneCorrelated += e.correlation != 0;
-            correlated += laneCorrelated;
             if (lane.kind == LaneKind::GpuStream) {
                 gpuEvents += lane.events.size();
                 gpuLaneBytes += bytes;
-                gpuCorrelated += laneCorrelated;
             }
         }
-        // The correlation index holds 12 bytes per correlated event (Trace::CorrelationEntry).
-        const std::uint64_t modelBytes = laneBytes + correlated * 12;
+        // The correlation index: a table slot per id where ids are dense, a 12-byte entry where not.
+        const auto [launchIndexBytes, gpuIndexBytes] = trace.correlationIndexBytes();
+        const std::uint64_t modelBytes = laneBytes + launchIndexBytes + gpuIndexBytes;
         std::uint64_t argsBytes = trace.args.capacity() * sizeof(std::string);
         for (const std::string& a : trace.args)
             argsBytes += a.capacity() >= 16 ? a.capacity() + 1 : 0;
@@ -202,7 +198,7 @@ void BM_ImportChromeJsonMemory(benchmark::State& state)
         state.counters["gpu_events"] = static_cast<double>(gpuEvents);
         // Per GPU event, a GPU lane's own cost: the Event, its max-end prefix entry, its correlation entry.
         state.counters["gpu_lane_B_per_gpu_event"]
-            = static_cast<double>(gpuLaneBytes + gpuCorrelated * 12) / static_cast<double>(gpuEvents);
+            = static_cast<double>(gpuLaneBytes + gpuIndexBytes) / static_cast<double>(gpuEvents);
         // The whole model (CPU events included) divided by GPU events: Kineto has ~4 CPU events per GPU op.
         state.counters["model_B_per_gpu_event"] = static_cast<double>(modelBytes) / static_cast<double>(gpuEvents);
         state.counters["model_B_per_event"] = static_cast<double>(modelBytes) / static_cast<double>(events);

@@ -78,7 +78,7 @@ TEST(AnalysisTest, ZeroLengthKernelsAddNothingAndSplitNoGap)
     EXPECT_EQ(result.devices[0].gapCount, 1u);
     EXPECT_EQ(result.gaps[0].start, us(10));
     EXPECT_EQ(result.gaps[0].end, us(30));
-    EXPECT_EQ(result.gaps[0].evidence.closingOp, findEvent(trace, "b"));
+    EXPECT_EQ(result.gaps[0].closingOp, findEvent(trace, "b"));
     EXPECT_EQ(deviceBusy(trace, DeviceIndex { 0 }, ActivitySet::All).intervals(),
         (std::vector<Interval> { { 0, us(10) }, { us(30), us(40) } }));
 }
@@ -134,10 +134,10 @@ TEST(AnalysisTest, GapsStayInsideEachRangeOfAStepsWindow)
     ASSERT_EQ(result.devices[0].gapCount, 2u);
     EXPECT_EQ(result.gaps[0].start, 0);
     EXPECT_EQ(result.gaps[0].end, us(5));
-    EXPECT_EQ(result.gaps[0].evidence.closingOp, findEvent(trace, "long"));
+    EXPECT_EQ(result.gaps[0].closingOp, findEvent(trace, "long"));
     EXPECT_EQ(result.gaps[1].start, us(25));
     EXPECT_EQ(result.gaps[1].end, us(30));
-    EXPECT_FALSE(result.gaps[1].evidence.closingOp.has_value());
+    EXPECT_FALSE(result.gaps[1].closingOp.has_value());
 }
 
 TEST(AnalysisTest, CpuOnlyTraceHasNoDevicesAndNoDivisionByZero)

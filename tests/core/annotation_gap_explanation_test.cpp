@@ -193,7 +193,7 @@ TEST_P(GapExplanationTest, PrefillsTheRecordFromTheEvidence)
     }
     ASSERT_NE(gap, nullptr) << "no device gap at " << c.gapStart;
     ASSERT_EQ(gap->end, c.gapEnd);
-    ASSERT_EQ(gap->cause, c.cause) << gapCauseName(gap->cause) << ": " << gap->evidence.summary;
+    ASSERT_EQ(gap->cause, c.cause) << gapCauseName(gap->cause) << ": " << describeGap(b.trace, *gap);
 
     const Annotation a = explainGap(b.trace, result, *gap);
     EXPECT_EQ(a.start, c.start);
@@ -218,7 +218,7 @@ TEST_P(GapExplanationTest, PrefillsTheRecordFromTheEvidence)
     EXPECT_TRUE(a.record.performanceChange.empty());
     EXPECT_TRUE(a.record.sideEffects.empty());
     // The analysis's own one-line evidence is quoted too.
-    EXPECT_NE(a.record.problem.find("Evidence: " + gap->evidence.summary), std::string::npos) << a.record.problem;
+    EXPECT_NE(a.record.problem.find("Evidence: " + describeGap(b.trace, *gap)), std::string::npos) << a.record.problem;
 }
 
 INSTANTIATE_TEST_SUITE_P(Causes, GapExplanationTest, ::testing::ValuesIn(kCases),

@@ -61,7 +61,7 @@ TEST(ExposedTimeTest, DesignExampleChargesOnlyTheUnoverlappedCommunication)
     EXPECT_EQ(gap.start, 0);
     EXPECT_EQ(gap.end, ms(20));
     EXPECT_EQ(gap.cause, GapCause::Host);
-    EXPECT_EQ(gap.evidence.hostRange, findEvent(trace, "data_prep"));
+    EXPECT_EQ(gapEvidence(trace, gap).hostRange, findEvent(trace, "data_prep"));
 }
 
 struct ExposedCase {

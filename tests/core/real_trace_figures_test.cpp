@@ -170,11 +170,12 @@ TEST(HtaFiguresTest, SimpleAddStreamGapAndLaunchDelay)
     ASSERT_NE(gap, nullptr);
     EXPECT_EQ(gap->duration(), 7 * kUs); // HTA: 7 µs
     EXPECT_EQ(gap->end, 1694040010076804 * kUs);
-    ASSERT_TRUE(gap->evidence.closingOp.has_value());
-    EXPECT_EQ(trace.name(trace.event(*gap->evidence.closingOp)), "ampere_gcgemm_64x64_nt");
+    ASSERT_TRUE(gap->closingOp.has_value());
+    EXPECT_EQ(trace.name(trace.event(*gap->closingOp)), "ampere_gcgemm_64x64_nt");
     // Its launch came before the gap and the gap is under 30 µs: `launch`.
-    ASSERT_TRUE(gap->evidence.launch.has_value());
-    EXPECT_LT(trace.event(*gap->evidence.launch).start, gap->start);
+    const GapEvidence evidence = gapEvidence(trace, *gap);
+    ASSERT_TRUE(evidence.launch.has_value());
+    EXPECT_LT(trace.event(*evidence.launch).start, gap->start);
     EXPECT_EQ(gap->cause, GapCause::Launch);
 }
 

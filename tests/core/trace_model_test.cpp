@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/time_format.h"
-#include "tests/make_event.h"
 #include "core/model/trace.h"
+#include "tests/make_event.h"
 
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace gapscope {
 namespace {
@@ -96,13 +100,10 @@ TEST_P(LaneVisibleRange, HoldsEveryOverlappingEvent)
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, LaneVisibleRange,
-                         ::testing::Values(RangeCase { 0, 5, { "a" } }, RangeCase { 10, 11, { "b" } },
-                                           RangeCase { 9, 11, { "a", "b" } }, RangeCase { 20, 25, {} },
-                                           RangeCase { 25, 26, { "zero" } }, RangeCase { 50, 60, { "long" } },
-                                           RangeCase { 41, 42, { "long", "shadowed" } },
-                                           RangeCase { 100, 120, {} }, RangeCase { 0, 1000,
-                                                                                    { "a", "b", "zero", "long",
-                                                                                      "shadowed", "late" } }));
+    ::testing::Values(RangeCase { 0, 5, { "a" } }, RangeCase { 10, 11, { "b" } }, RangeCase { 9, 11, { "a", "b" } },
+        RangeCase { 20, 25, {} }, RangeCase { 25, 26, { "zero" } }, RangeCase { 50, 60, { "long" } },
+        RangeCase { 41, 42, { "long", "shadowed" } }, RangeCase { 100, 120, {} },
+        RangeCase { 0, 1000, { "a", "b", "zero", "long", "shadowed", "late" } }));
 
 TEST(Trace, CorrelationLinksLaunchAndGpuOpsWithinAProcess)
 {
@@ -132,6 +133,120 @@ TEST(Trace, CorrelationLinksLaunchAndGpuOpsWithinAProcess)
     const auto ops = trace.gpuOpsOf(*launch1);
     ASSERT_EQ(ops.size(), 1u);
     EXPECT_EQ(trace.name(trace.event(ops[0])), "k1");
+}
+
+/// The correlation index's three layouts, with answers worked out by hand: dense ids (a direct table, one
+/// slot per id), the same ids in two processes (one table each), several events with one id (the slot keeps
+/// the earliest start, the rest are listed), ids outside a table's range, and ids too sparse for a table.
+TEST(Trace, CorrelationIndexAnswersForDenseDuplicatedAndSparseIds)
+{
+    Trace trace;
+    const auto add = [&trace](LaneIndex lane, EventKind kind, const char* name, TimeNs start, TimeNs end,
+                         std::uint32_t correlation) {
+        trace.lanes[lane.value].events.push_back(makeEvent(trace, kind, name, start, end, correlation));
+    };
+    const auto ref = [&trace](const char* name) -> std::optional<EventRef> {
+        for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+            for (std::uint32_t i = 0; i < trace.lanes[l].events.size(); ++i) {
+                if (trace.name(trace.lanes[l].events[i]) == name)
+                    return EventRef { LaneIndex { l }, i };
+            }
+        }
+        return std::nullopt;
+    };
+    const auto launchName = [&](const char* op) -> std::string {
+        const auto launch = trace.launchOf(*ref(op));
+        return launch ? std::string(trace.name(trace.event(*launch))) : std::string("none");
+    };
+    const auto opNames = [&](const char* call) {
+        std::vector<std::string> names;
+        for (const EventRef& op : trace.gpuOpsOf(*ref(call)))
+            names.emplace_back(trace.name(trace.event(op)));
+        return names;
+    };
+    using Names = std::vector<std::string>;
+
+    // Process A: ids 1..3 (dense). Id 3 has two calls; the one on the later lane starts first (5 < 6), so it
+    // replaces the first one seen in the slot. Kernel id 5 has no call (past the table's last id).
+    const ProcessIndex a = trace.addProcess({ .pid = 1 });
+    const LaneIndex a10 = trace.threadLane(a, 10);
+    const LaneIndex a11 = trace.threadLane(a, 11);
+    const LaneIndex aStream = trace.streamLane(trace.device(a, 0), 7);
+    add(a10, EventKind::RuntimeApi, "A call 1", 0, 2, 1);
+    add(a10, EventKind::CpuOp, "A op with id 2", 2, 3, 2); // not an API call: never a launch
+    add(a10, EventKind::RuntimeApi, "A call 2", 3, 5, 2);
+    add(a10, EventKind::RuntimeApi, "A call 3 late", 6, 8, 3);
+    add(a11, EventKind::DriverApi, "A call 3 early", 5, 6, 3);
+    add(aStream, EventKind::Kernel, "A k1", 10, 20, 1);
+    add(aStream, EventKind::Kernel, "A k2", 20, 30, 2);
+    add(aStream, EventKind::Kernel, "A k3", 30, 40, 3);
+    add(aStream, EventKind::Kernel, "A k5", 40, 50, 5);
+    add(aStream, EventKind::Kernel, "A uncorrelated", 50, 60, 0);
+
+    // Process B: the same ids 1 and 2 again, in its own table. Id 2 launched two ops (a graph): the one on
+    // the later stream lane starts first (110 < 120).
+    const ProcessIndex b = trace.addProcess({ .pid = 2 });
+    const LaneIndex b20 = trace.threadLane(b, 20);
+    const DeviceIndex bDevice = trace.device(b, 0);
+    const LaneIndex bStream7 = trace.streamLane(bDevice, 7);
+    const LaneIndex bStream8 = trace.streamLane(bDevice, 8);
+    add(b20, EventKind::RuntimeApi, "B call 1", 100, 102, 1);
+    add(b20, EventKind::RuntimeApi, "B call 2", 103, 105, 2);
+    add(bStream7, EventKind::Kernel, "B k1", 106, 108, 1);
+    add(bStream7, EventKind::Kernel, "B k2 second", 120, 130, 2);
+    add(bStream8, EventKind::Kernel, "B k2 first", 110, 115, 2);
+
+    // Process C: ids 100 and 101 (a table starting at 100); kernel id 99 lies below it.
+    const ProcessIndex c = trace.addProcess({ .pid = 3 });
+    const LaneIndex c30 = trace.threadLane(c, 30);
+    const LaneIndex cStream = trace.streamLane(trace.device(c, 0), 7);
+    add(c30, EventKind::RuntimeApi, "C call 100", 0, 1, 100);
+    add(c30, EventKind::RuntimeApi, "C call 101", 2, 3, 101);
+    add(cStream, EventKind::Kernel, "C k99", 5, 6, 99);
+    add(cStream, EventKind::Kernel, "C k101", 7, 8, 101);
+
+    // Process D: 3 calls with ids spread over 3e9 (a table would need 3e9 slots): the sorted list.
+    const ProcessIndex d = trace.addProcess({ .pid = 4 });
+    const LaneIndex d40 = trace.threadLane(d, 40);
+    const LaneIndex dStream = trace.streamLane(trace.device(d, 0), 7);
+    add(d40, EventKind::RuntimeApi, "D call 7", 0, 1, 7);
+    add(d40, EventKind::RuntimeApi, "D call 3e9", 2, 3, 3'000'000'000u);
+    add(d40, EventKind::RuntimeApi, "D call 1e9", 4, 5, 1'000'000'000u);
+    add(d40, EventKind::RuntimeApi, "D call 1e9 again", 6, 7, 1'000'000'000u);
+    add(dStream, EventKind::Kernel, "D k7", 10, 11, 7);
+    add(dStream, EventKind::Kernel, "D k1e9", 12, 13, 1'000'000'000u);
+    add(dStream, EventKind::Kernel, "D k3e9", 14, 15, 3'000'000'000u);
+    add(dStream, EventKind::Kernel, "D k8", 16, 17, 8);
+    add(dStream, EventKind::Kernel, "D k1e9+1", 18, 19, 1'000'000'001u);
+
+    for (int pass = 0; pass < 2; ++pass) { // finalizing again gives the same index
+        trace.finalize();
+        EXPECT_EQ(launchName("A k1"), "A call 1");
+        EXPECT_EQ(launchName("A k2"), "A call 2");
+        EXPECT_EQ(launchName("A k3"), "A call 3 early");
+        EXPECT_EQ(launchName("A k5"), "none");
+        EXPECT_EQ(launchName("A uncorrelated"), "none");
+        EXPECT_EQ(opNames("A call 2"), Names { "A k2" });
+        EXPECT_EQ(opNames("A call 3 late"), Names { "A k3" });
+        EXPECT_EQ(opNames("A op with id 2"), Names { "A k2" }); // any host event's id finds its GPU ops
+
+        EXPECT_EQ(launchName("B k1"), "B call 1");
+        EXPECT_EQ(launchName("B k2 first"), "B call 2");
+        EXPECT_EQ(launchName("B k2 second"), "B call 2");
+        EXPECT_EQ(opNames("B call 2"), (Names { "B k2 first", "B k2 second" }));
+        EXPECT_EQ(opNames("B call 1"), Names { "B k1" });
+
+        EXPECT_EQ(launchName("C k99"), "none");
+        EXPECT_EQ(launchName("C k101"), "C call 101");
+        EXPECT_EQ(opNames("C call 100"), Names {});
+
+        EXPECT_EQ(launchName("D k7"), "D call 7");
+        EXPECT_EQ(launchName("D k1e9"), "D call 1e9");
+        EXPECT_EQ(launchName("D k3e9"), "D call 3e9");
+        EXPECT_EQ(launchName("D k8"), "none");
+        EXPECT_EQ(launchName("D k1e9+1"), "none");
+        EXPECT_EQ(opNames("D call 1e9 again"), Names { "D k1e9" });
+    }
 }
 
 TEST(Trace, AppendRemapsProcessesDevicesStringsAndArgs)
@@ -195,11 +310,9 @@ TEST_P(FormatDuration, PicksUnitAndPrecision)
     EXPECT_EQ(formatDuration(GetParam().ns, true), GetParam().text);
 }
 INSTANTIATE_TEST_SUITE_P(Cases, FormatDuration,
-                         ::testing::Values(DurationCase { 0, "0 ns" }, DurationCase { 999, "999 ns" },
-                                           DurationCase { 1000, "1.000 us" }, DurationCase { 27000, "27.00 us" },
-                                           DurationCase { 187948000, "187.9 ms" },
-                                           DurationCase { 1234567890, "1.235 s" },
-                                           DurationCase { -5000000, "-5.000 ms" }));
+    ::testing::Values(DurationCase { 0, "0 ns" }, DurationCase { 999, "999 ns" }, DurationCase { 1000, "1.000 us" },
+        DurationCase { 27000, "27.00 us" }, DurationCase { 187948000, "187.9 ms" },
+        DurationCase { 1234567890, "1.235 s" }, DurationCase { -5000000, "-5.000 ms" }));
 
 } // namespace
 } // namespace gapscope

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/lane_layout.h"
+#include "core/io/chrome_trace_builder.h"
 
 #include <gtest/gtest.h>
 
@@ -88,3 +89,24 @@ TEST(LaneLayoutTest, CollapsedGroupsHideTheirLanes)
 }
 
 } // namespace
+
+// Kineto writes pseudo-threads named by text ("PyTorch Profiler", and an instant with tid "") that readers
+// give synthetic ids; the label shows the text, never that number. Numeric tids keep their number.
+TEST(LaneLayoutTest, ThreadsNamedByTextAreLabelledByTheirText)
+{
+    Lane profiler;
+    profiler.tid = chrome::syntheticId("PyTorch Profiler");
+    profiler.name = "PyTorch Profiler";
+    EXPECT_EQ(threadLabel(profiler), "PyTorch Profiler");
+    Lane unnamed;
+    unnamed.tid = chrome::syntheticId("");
+    EXPECT_EQ(threadLabel(unnamed), "global markers");
+    Lane numeric;
+    numeric.tid = 25772;
+    numeric.name = "thread 25772 (python)";
+    EXPECT_EQ(threadLabel(numeric), "thread 25772 (python)");
+    numeric.name = "dataloader";
+    EXPECT_EQ(threadLabel(numeric), "dataloader (tid 25772)");
+    numeric.name.clear();
+    EXPECT_EQ(threadLabel(numeric), "thread 25772");
+}

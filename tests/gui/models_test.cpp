@@ -63,7 +63,6 @@ AnalysisResult threeGaps()
         g.start = start;
         g.end = end;
         g.cause = cause;
-        g.evidence.summary = "evidence " + std::to_string(end - start);
         return g;
     };
     result.gaps = { gap(10'000, 15'000, GapCause::Launch), gap(100'000, 2'100'000, GapCause::Host),
@@ -87,7 +86,9 @@ TEST(GapModelTest, ListsDeviceGapsAboveTheThresholdLongestFirst)
     EXPECT_EQ(model.index(0, models::GapModel::DurationColumn).data().toString(), QStringLiteral("2.000 ms"));
     EXPECT_EQ(model.index(0, models::GapModel::CauseColumn).data().toString(), QStringLiteral("host"));
     EXPECT_EQ(model.index(0, models::GapModel::DeviceColumn).data().toString(), QStringLiteral("rank 0 GPU 0"));
-    EXPECT_EQ(model.index(1, models::GapModel::EvidenceColumn).data().toString(), QStringLiteral("evidence 300000"));
+    // Evidence is worked out from the trace when shown: these hand-made gaps have no closing op.
+    EXPECT_EQ(model.index(1, models::GapModel::EvidenceColumn).data().toString(),
+        QStringLiteral("no GPU activity after the gap: nothing to say why it is idle"));
     // The trace starts at 1000 ns: the host gap starts 99 us in.
     EXPECT_EQ(model.index(0, models::GapModel::StartColumn).data().toString(), QStringLiteral("+99.00 \u00b5s"));
 

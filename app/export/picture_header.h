@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The text parts of the annotated picture: the header (trace, range, per device utilization and idle
+// time by cause) and the legend of the colours. Both are flowing lines of text and colour swatches,
+// measured and painted by the same code.
+
+#include "app/export/annotated_picture.h"
+
+#include <QColor>
+
+#include <array>
+
+namespace gapscope::picture {
+
+/// The figures of one device over the picture's range.
+struct DeviceSummary {
+    QString label;
+    TimeNs spanNs = 0;
+    TimeNs busyNs = 0;
+    std::size_t gapCount = 0;
+    std::array<TimeNs, kGapCauseCount> idleByCause {};
+    double utilization() const { return spanNs > 0 ? static_cast<double>(busyNs) / static_cast<double>(spanNs) : 0.0; }
+};
+
+/// Per device: the analysis figures when the range is the device's analysis window, otherwise busy time
+/// (all GPU activity) and the device gaps clipped to the range.
+std::vector<DeviceSummary> summarizeDevices(const PictureRequest& request);
+
+/// Height of the header (or the legend) laid out at `width`.
+int headerHeight(const PictureRequest& request, int width);
+int legendHeight(const PictureRequest& request, int width);
+
+void paintHeader(QPainter& painter, const PictureRequest& request, const QRect& rect);
+void paintLegend(QPainter& painter, const PictureRequest& request, const QRect& rect);
+
+/// The colour a gap band has over a white lane: what a reader matches the legend swatch against.
+QColor bandOnWhite(GapCause cause);
+
+} // namespace gapscope::picture

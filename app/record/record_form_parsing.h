@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The text fields of File › Record… turned into launcher options: the arguments line, the
+// environment changes and the default name of the recording. Plain functions, so that the rules are
+// tested without a dialog.
+
+#include <ctime>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gapscope::app {
+
+/// Splits an arguments line as a POSIX shell would, without expansions: blanks separate words,
+/// '...' keeps everything literally, "..." keeps everything but \" \\ \$ \` (and a backslash before a
+/// newline), a backslash outside quotes keeps the next character. `"" ''` are empty words.
+/// Returns nullopt with `error` set for an unterminated quote or a trailing backslash.
+std::optional<std::vector<std::string>> splitArguments(std::string_view line, std::string& error);
+
+/// One change to the program's environment: a value sets the variable, nullopt unsets it.
+using EnvironmentChange = std::pair<std::string, std::optional<std::string>>;
+
+/// Parses the environment box, one change a line: `NAME=value` sets (the value is taken as written,
+/// spaces and further '=' included), `-NAME` unsets. Blank lines and lines starting with '#' are
+/// skipped; spaces around a line are ignored. A NAME must be letters, digits and '_', not starting
+/// with a digit. Returns nullopt with `error` naming the line for anything else.
+std::optional<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_view text, std::string& error);
+
+/// "gapscope-YYYYmmdd-HHMMSS.gapscope" for a local time, the name `gapscope record` gives.
+std::string defaultRecordingName(std::time_t when);
+
+} // namespace gapscope::app
