@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <thread>
 
 namespace gapscope {
 
@@ -139,12 +140,37 @@ Trace::LaneIds Trace::finalizeLane(Lane& lane, std::vector<TimeNs>& openEnds)
 
 void Trace::finalize()
 {
+    // Lanes are independent, and so are the two sides of the correlation index: on a big trace, a second
+    // thread takes half of the events, then one of the sides. Below the threshold a thread costs more than it
+    // saves.
+    constexpr std::size_t kParallelEvents = 1'000'000;
+    std::size_t total = 0;
+    for (const Lane& lane : lanes)
+        total += lane.events.size();
+    const bool parallel = total >= kParallelEvents && std::thread::hardware_concurrency() > 1;
+
     std::vector<LaneIds> ids(lanes.size());
-    std::vector<TimeNs> openEnds;
-    for (std::size_t l = 0; l < lanes.size(); ++l)
-        ids[l] = finalizeLane(lanes[l], openEnds);
-    buildCorrelationIndex(m_launches, ids, false);
+    const auto finalizeLanes = [this, &ids](std::size_t begin, std::size_t end) {
+        std::vector<TimeNs> openEnds;
+        for (std::size_t l = begin; l < end; ++l)
+            ids[l] = finalizeLane(lanes[l], openEnds);
+    };
+    if (!parallel) {
+        finalizeLanes(0, lanes.size());
+        buildCorrelationIndex(m_launches, ids, false);
+        buildCorrelationIndex(m_gpuOps, ids, true);
+        return;
+    }
+    // The split point: the first lane at which the events before it reach half of the total.
+    std::size_t split = 0;
+    for (std::size_t before = 0; split < lanes.size() && before < total / 2; ++split)
+        before += lanes[split].events.size();
+    std::thread helper(finalizeLanes, split, lanes.size());
+    finalizeLanes(0, split);
+    helper.join();
+    std::thread launches([this, &ids] { buildCorrelationIndex(m_launches, ids, false); });
     buildCorrelationIndex(m_gpuOps, ids, true);
+    launches.join();
 }
 
 void Trace::buildCorrelationIndex(CorrelationIndex& index, const std::vector<LaneIds>& laneIds, bool gpuSide) const
