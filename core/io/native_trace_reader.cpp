@@ -8,8 +8,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <functional>
-#include <limits>
 #include <map>
 #include <memory>
 #include <system_error>
@@ -549,6 +547,31 @@ bool NativeTraceReader::hasMagic(std::string_view head)
     return head.size() >= 4 && std::memcmp(head.data(), native::kMagic, 4) == 0;
 }
 
+namespace {
+
+/// A whole file mapped read-only for one sequential pass; unmapped when it goes out of scope.
+struct FileMapping {
+    FileMapping(int fd, std::size_t length)
+        : size(length)
+        , data(::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0))
+    {
+        if (data != MAP_FAILED)
+            ::madvise(data, size, MADV_SEQUENTIAL);
+    }
+    ~FileMapping()
+    {
+        if (data != MAP_FAILED)
+            ::munmap(data, size);
+    }
+    FileMapping(const FileMapping&) = delete;
+    FileMapping& operator=(const FileMapping&) = delete;
+
+    std::size_t size;
+    void* data;
+};
+
+} // namespace
+
 IoResult<NativeTraceReader::Capture> NativeTraceReader::parse(
     std::string_view bytes, const std::string& fileName, bool finalize)
 {
@@ -569,14 +592,11 @@ IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(const std::s
     // Mapped, the file's pages are parsed where the page cache holds them: read() would copy every byte
     // once more (a fifth of the load time). Where mapping fails, the file is read chunk by chunk instead.
     const auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size > 0 && size <= std::numeric_limits<std::size_t>::max()) {
-        void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, ::fileno(file), 0);
-        if (mapped != MAP_FAILED) {
+    if (size > 0) {
+        const FileMapping mapping(::fileno(file), size);
+        if (mapping.data != MAP_FAILED) {
             std::fclose(file);
-            ::madvise(mapped, size, MADV_SEQUENTIAL);
-            const std::unique_ptr<void, std::function<void(void*)>> unmap(
-                mapped, [size](void* p) { ::munmap(p, size); });
-            native::MemorySource source(std::string_view(static_cast<const char*>(mapped), size));
+            native::MemorySource source(std::string_view(static_cast<const char*>(mapping.data), size));
             return NativeParser(source, path, finalize).run();
         }
     }

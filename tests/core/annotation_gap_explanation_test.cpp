@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/annotations/gap_explanation.h"
+#include "tests/make_event.h"
 
 #include <gtest/gtest.h>
 
@@ -37,13 +38,7 @@ struct TraceBuilder {
 private:
     void add(LaneIndex lane, EventKind kind, const char* name, TimeNs start, TimeNs end, std::uint32_t correlation)
     {
-        Event e;
-        e.kind = kind;
-        e.name = trace.strings.intern(name);
-        e.start = start;
-        e.end = end;
-        e.correlation = correlation;
-        trace.lanes[lane.value].events.push_back(e);
+        trace.lanes[lane.value].events.push_back(test::makeEvent(trace, kind, name, start, end, correlation));
     }
 };
 

@@ -81,9 +81,7 @@ TEST(AnnotationsSidecarTest, AReadOnlyFolderKeepsTheNotesInMemory)
     if (::access(folder.constData(), W_OK) == 0)
         GTEST_SKIP() << "this user (root?) can write into a read-only folder; the next test covers a failed save";
     app::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(openAndWait(window, trace));
+    ASSERT_TRUE(showAndOpen(window, trace, QSize(1400, 900)));
     ASSERT_FALSE(explainLongestGapFromTheDock(window).isEmpty());
     const QString sidecar = trace + QStringLiteral(".gapscope.json");
     EXPECT_FALSE(QFileInfo::exists(sidecar));
@@ -96,9 +94,7 @@ TEST(AnnotationsSidecarTest, ASidecarPathThatCannotBeReplacedKeepsTheNotesInMemo
     const QString trace = copyDemoTrace(dir);
     ASSERT_FALSE(trace.isEmpty());
     app::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(openAndWait(window, trace));
+    ASSERT_TRUE(showAndOpen(window, trace, QSize(1400, 900)));
     // After the notes were opened (there were none), something puts a folder where the sidecar goes:
     // no one, root included, can rename a file over it.
     const QString sidecar = trace + QStringLiteral(".gapscope.json");
@@ -122,9 +118,7 @@ TEST(AnnotationsSidecarTest, ACorruptSidecarIsReportedLeftAloneAndNotesGoToANewF
         file.write(corrupt);
     }
     app::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(openAndWait(window, trace));
+    ASSERT_TRUE(showAndOpen(window, trace, QSize(1400, 900)));
     app::AnnotationSession* session = window.annotations();
     const QString alternate = trace + QStringLiteral(".gapscope-1.json");
     EXPECT_EQ(session->controller()->savePath(), alternate);
@@ -161,9 +155,7 @@ TEST(AnnotationsSidecarTest, ClosingTheWindowWithUnsavedNotesWritesThemToARecove
     const QString trace = copyDemoTrace(dir);
     ASSERT_FALSE(trace.isEmpty());
     app::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(openAndWait(window, trace));
+    ASSERT_TRUE(showAndOpen(window, trace, QSize(1400, 900)));
     const QString sidecar = trace + QStringLiteral(".gapscope.json");
     ASSERT_TRUE(QDir().mkdir(sidecar));
     ASSERT_FALSE(explainLongestGapFromTheDock(window).isEmpty());

@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QFile>
 #include <QSignalSpy>
+#include <QSize>
 #include <QString>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -42,6 +43,14 @@ inline bool openAndWait(app::MainWindow& window, const QString& file)
     QSignalSpy shown(&window, &app::MainWindow::traceShown);
     window.openFiles({ file });
     return shown.wait(60'000);
+}
+
+/// Shows the window at `size` and loads `file` into it, as a user opening a trace does.
+inline bool showAndOpen(app::MainWindow& window, const QString& file, QSize size)
+{
+    window.resize(size);
+    window.show();
+    return openAndWait(window, file);
 }
 
 /// The notes in a sidecar file, or a test failure when it cannot be read.

@@ -45,9 +45,7 @@ TEST(AnnotationsTimelineTest, RightClickOnAGapBandExplainsIt)
     const QString trace = copyDemoTrace(dir);
     ASSERT_FALSE(trace.isEmpty());
     app::MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    ASSERT_TRUE(openAndWait(window, trace));
+    ASSERT_TRUE(showAndOpen(window, trace, QSize(1600, 1000)));
     const auto gap = longestGap(window);
     ASSERT_TRUE(gap.has_value());
     window.showGap(*gap);
@@ -91,9 +89,7 @@ TEST(AnnotationsTimelineTest, TheBracketLiesOverTheRangeAndAClickSelectsItsNote)
     const QString trace = copyDemoTrace(dir);
     ASSERT_FALSE(trace.isEmpty());
     app::MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    ASSERT_TRUE(openAndWait(window, trace));
+    ASSERT_TRUE(showAndOpen(window, trace, QSize(1600, 1000)));
     const auto gap = longestGap(window);
     ASSERT_TRUE(gap.has_value());
     app::AnnotationSession* session = window.annotations();

@@ -34,9 +34,7 @@ TEST(AnnotationsWorkflowTest, ExplainTheLongestGapThenUndoRedoAndEdit)
     ASSERT_FALSE(trace.isEmpty());
     const QString sidecar = trace + QStringLiteral(".gapscope.json");
     app::MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    ASSERT_TRUE(openAndWait(window, trace));
+    ASSERT_TRUE(showAndOpen(window, trace, QSize(1600, 1000)));
     app::AnnotationSession* session = window.annotations();
     app::AnnotationController* controller = session->controller();
     EXPECT_EQ(controller->savePath(), sidecar);
@@ -145,9 +143,7 @@ TEST(AnnotationsWorkflowTest, AReopenedTraceListsItsNote)
     std::string title;
     {
         app::MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        ASSERT_TRUE(openAndWait(window, trace));
+        ASSERT_TRUE(showAndOpen(window, trace, QSize(1400, 900)));
         ASSERT_FALSE(explainLongestGapFromTheDock(window).isEmpty());
         title = window.annotations()->controller()->annotations().at(0).title;
         window.close();
@@ -237,9 +233,7 @@ TEST(AnnotationsWorkflowTest, ExportHypothesesWritesWhatTheCommandLineWrites)
     const QString trace = copyDemoTrace(dir);
     ASSERT_FALSE(trace.isEmpty());
     app::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(openAndWait(window, trace));
+    ASSERT_TRUE(showAndOpen(window, trace, QSize(1400, 900)));
     ASSERT_FALSE(explainLongestGapFromTheDock(window).isEmpty());
     const QString report = dir.filePath(QStringLiteral("hypotheses.md"));
     EXPECT_EQ(window.annotations()->exportMarkdown(report), QString());
