@@ -2,6 +2,7 @@
 #include "core/analysis/analysis.h"
 
 #include "core/analysis/busy_spans.h"
+#include "core/analysis/device_pass.h"
 #include "core/analysis/gap_finder.h"
 #include "core/analysis/host_scan.h"
 #include "core/analysis/name_classes.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <future>
+#include <limits>
 #include <optional>
 
 namespace gapscope {
@@ -53,16 +55,37 @@ void reserveMore(std::vector<Gap>& gaps, std::size_t more)
     }
 }
 
+/// Where to cut a device's activity into two slices of about equal work: the start of the middle event of its
+/// busiest stream, if the device has `fromEvents` events and the cut lies inside the window; else nullopt.
+std::optional<TimeNs> sliceCut(
+    const Trace& trace, const std::vector<LaneIndex>& lanes, const Window& window, std::size_t fromEvents)
+{
+    std::size_t events = 0;
+    const Lane* busiest = nullptr;
+    for (LaneIndex l : lanes) {
+        const Lane& lane = trace.lanes[l.value];
+        events += lane.events.size();
+        if (!busiest || lane.events.size() > busiest->events.size())
+            busiest = &lane;
+    }
+    if (events == 0 || events < fromEvents || window.ranges.empty())
+        return std::nullopt;
+    const TimeNs cut = busiest->events[busiest->events.size() / 2].start;
+    if (cut <= window.start() || cut >= window.end())
+        return std::nullopt;
+    return cut;
+}
+
 /// Device figures and gaps of one device, appended to `result`; stream gaps go to `streamGaps`.
-void analyzeDevice(const Trace& trace, DeviceIndex device, const DeviceActivity& activity,
-    const GapClassifier& classifier, const AnalysisOptions& options, AnalysisResult& result,
-    std::vector<Gap>& streamGaps)
+void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& names, const GapClassifier& classifier,
+    const AnalysisOptions& options, AnalysisResult& result, std::vector<Gap>& streamGaps)
 {
     const ProcessIndex process = trace.devices[device.value].process;
     const Window& window = result.windows[process.value];
-    const std::size_t spans = activity.computeKernels.size() + activity.communication.size() + activity.memsets.size()
-        + activity.memcpys.size();
-    result.hasGpuActivity = result.hasGpuActivity || spans > 0;
+    const std::vector<LaneIndex> lanes = streamLanesOf(trace, device);
+    std::size_t events = 0;
+    for (LaneIndex lane : lanes)
+        events += trace.lanes[lane.value].events.size();
 
     DeviceFigures figures;
     figures.device = device;
@@ -73,13 +96,41 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const DeviceActivity&
     prototype.process = process;
     prototype.device = device;
     const std::size_t firstGap = result.gaps.size();
-    reserveMore(result.gaps, spans + window.ranges.intervals().size());
-    GapEmitter gaps(window.ranges, prototype, classifier, result.gaps);
-    const DeviceUnion unions
-        = uniteDeviceActivity(activity, options.activity, window.ranges, [&gaps](const BusySpan& s) { gaps.add(s); });
-    gaps.finish();
-    figures.exposed = unions.exposed;
-    figures.busyNs = unions.busyInWindow;
+    reserveMore(result.gaps, events + window.ranges.intervals().size());
+    const std::optional<TimeNs> cut = sliceCut(trace, lanes, window, options.twoThreadsFromEvents);
+    const IntervalSet earlierWindow
+        = cut ? window.ranges.clip({ std::numeric_limits<TimeNs>::min(), *cut }) : window.ranges;
+    GapEmitter gaps(earlierWindow, prototype, classifier, result.gaps);
+    DeviceMeasure measure;
+    if (cut) {
+        // The later slice on a second thread, into a list of its own, joined to the earlier one's at the cut.
+        const IntervalSet laterWindow = window.ranges.clip({ *cut, std::numeric_limits<TimeNs>::max() });
+        std::vector<Gap> laterGaps;
+        reserveMore(laterGaps, events / 2 + window.ranges.intervals().size());
+        GapEmitter later(laterWindow, prototype, classifier, laterGaps);
+        auto laterMeasure = std::async(std::launch::async, [&] {
+            const DeviceMeasure m = measureDevice(trace, lanes, names, options.activity, laterWindow,
+                { *cut, std::numeric_limits<TimeNs>::max() }, later);
+            later.finish();
+            return m;
+        });
+        measure = measureDevice(
+            trace, lanes, names, options.activity, earlierWindow, { std::numeric_limits<TimeNs>::min(), *cut }, gaps);
+        gaps.finish();
+        const DeviceMeasure m = laterMeasure.get();
+        gaps.append(later, *cut);
+        measure.busyInWindow += m.busyInWindow;
+        measure.exposed.compute += m.exposed.compute;
+        measure.exposed.communication += m.exposed.communication;
+        measure.exposed.memcpy += m.exposed.memcpy;
+        measure.exposed.idle += m.exposed.idle;
+    } else {
+        measure = measureDevice(trace, lanes, names, options.activity, window.ranges, {}, gaps);
+        gaps.finish();
+    }
+    result.hasGpuActivity = result.hasGpuActivity || activityExtent(trace, device, ActivitySet::All).has_value();
+    figures.exposed = measure.exposed;
+    figures.busyNs = measure.busyInWindow;
     figures.idleNs = figures.spanNs - figures.busyNs;
     figures.utilization
         = figures.spanNs > 0 ? static_cast<double>(figures.busyNs) / static_cast<double>(figures.spanNs) : 0.0;
@@ -89,7 +140,7 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const DeviceActivity&
 
     if (!options.streamGaps)
         return;
-    for (LaneIndex lane : streamLanesOf(trace, device)) {
+    for (LaneIndex lane : lanes) {
         prototype.stream = lane;
         reserveMore(streamGaps, trace.lanes[lane.value].events.size() + window.ranges.intervals().size());
         GapEmitter laneGaps(window.ranges, prototype, classifier, streamGaps);
@@ -108,26 +159,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
     result.options = options;
     const auto analyzed = [&options](ProcessIndex p) { return !options.process || *options.process == p; };
     const NameClasses names(trace, options.stepPattern, result.warnings);
-    // The host pass and the device passes read disjoint lanes and share nothing mutable: on large traces
-    // the host pass runs on a second thread meanwhile.
-    std::size_t hostLaneEvents = 0;
-    for (const Lane& lane : trace.lanes) {
-        if (lane.kind == LaneKind::CpuThread && analyzed(lane.process))
-            hostLaneEvents += lane.events.size();
-    }
-    constexpr std::size_t kConcurrentHostScanFrom = 1'000'000;
-    std::future<HostScan> pendingHost;
-    std::optional<HostScan> hostNow;
-    if (hostLaneEvents >= kConcurrentHostScanFrom)
-        pendingHost = std::async(std::launch::async, [&] { return scanHostLanes(trace, names, options.process); });
-    else
-        hostNow = scanHostLanes(trace, names, options.process);
-    std::vector<std::optional<DeviceActivity>> activities(trace.devices.size());
-    for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
-        if (analyzed(trace.devices[d].process))
-            activities[d] = scanDeviceActivity(trace, DeviceIndex { d }, names);
-    }
-    HostScan host = hostNow ? std::move(*hostNow) : pendingHost.get();
+    HostScan host = scanHostLanes(trace, names, options.process);
 
     for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
         const ProcessIndex process { p };
@@ -153,10 +185,8 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
     const GapClassifier classifier(trace, host.syncCalls, options.launchThresholdNs);
     std::vector<Gap> streamGaps;
     for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
-        if (activities[d]) {
-            analyzeDevice(trace, DeviceIndex { d }, *activities[d], classifier, options, result, streamGaps);
-            activities[d].reset();
-        }
+        if (analyzed(trace.devices[d].process))
+            analyzeDevice(trace, DeviceIndex { d }, names, classifier, options, result, streamGaps);
     }
     result.gaps.insert(
         result.gaps.end(), std::make_move_iterator(streamGaps.begin()), std::make_move_iterator(streamGaps.end()));

@@ -5,6 +5,7 @@
 // kernel statistics, launch delay. Pure functions of a finalized Trace; no Qt, no I/O.
 
 #include "core/analysis/interval_set.h"
+#include "core/model/call_names.h"
 #include "core/model/trace.h"
 
 #include <array>
@@ -47,6 +48,9 @@ struct AnalysisOptions {
     bool streamGaps = true;
     /// Fill AnalysisResult::kernels.
     bool kernelStatistics = true;
+    /// A device with at least this many events on its streams is measured on two threads, in two time slices
+    /// joined at a cut (the figures are the same either way; SIZE_MAX: always one).
+    std::size_t twoThreadsFromEvents = 1'000'000;
     // Gap evidence (and its summary line) is worked out on demand, for the gaps someone looks at:
     // gapEvidence(), describeGap().
 };
@@ -193,8 +197,6 @@ ExposedTime exposedTime(const Trace& trace, DeviceIndex device, const Window& wi
 /// True for kernels DESIGN.md §4 counts as communication (name contains nccl/rccl, case-insensitive).
 bool isCommunicationKernel(std::string_view name);
 
-/// Whether a host API call synchronizes with the device (cudaDeviceSynchronize, cudaStreamSynchronize,
-/// cudaEventSynchronize, synchronous cudaMemcpy/cudaMemset, cuCtxSynchronize, ...).
-bool isSynchronizingCall(std::string_view name);
+// isSynchronizingCall(name): core/model/call_names.h, which the trace model uses to index those calls.
 
 } // namespace gapscope

@@ -65,6 +65,8 @@ void GapEmitter::drain()
 
 void GapEmitter::add(const BusySpan& span)
 {
+    if (!m_firstSpan) [[unlikely]]
+        m_firstSpan = span;
     // `m_cursor` is the earliest time of range m_range not yet known to be busy or in a gap.
     // Ranges that end before this span starts end idle: their closing op is this span's opener, the
     // first activity starting at or after their end.
@@ -96,6 +98,40 @@ void GapEmitter::finish()
             emit(m_cursor, m_ranges[m_range].end, nullptr);
     }
     drain();
+}
+
+void GapEmitter::reclassify(Gap& gap)
+{
+    std::size_t freshCursor = 0;
+    gap.cause = m_classifier.classify(gap, m_classifier.launchOf(gap), freshCursor);
+    m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
+}
+
+void GapEmitter::append(const GapEmitter& next, TimeNs cut)
+{
+    const auto uncount
+        = [this](const Gap& gap) { m_idleByCause[static_cast<std::size_t>(gap.cause)] -= gap.duration(); };
+    // Only the gaps after this slice's last span lack a closing op: the next slice's first span closes them.
+    if (next.m_firstSpan) {
+        for (std::size_t g = m_out.size(); g-- > m_first && !m_out[g].closingOp;) {
+            uncount(m_out[g]);
+            m_out[g].closingOp = next.m_firstSpan->opener;
+            reclassify(m_out[g]);
+        }
+    }
+    std::size_t from = next.m_first;
+    for (int c = 0; c < kGapCauseCount; ++c)
+        m_idleByCause[c] += next.m_idleByCause[c];
+    if (count() > 0 && m_out.back().end == cut && next.count() > 0 && next.m_out[from].start == cut) {
+        const Gap& rest = next.m_out[from++];
+        Gap& gap = m_out.back();
+        uncount(gap);
+        uncount(rest);
+        gap.end = rest.end;
+        gap.closingOp = rest.closingOp;
+        reclassify(gap);
+    }
+    m_out.insert(m_out.end(), next.m_out.begin() + static_cast<std::ptrdiff_t>(from), next.m_out.end());
 }
 
 } // namespace gapscope

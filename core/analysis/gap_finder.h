@@ -46,6 +46,13 @@ public:
     void finish();
     /// Idle time of the emitted gaps by cause.
     const std::array<TimeNs, kGapCauseCount>& idleByCause() const { return m_idleByCause; }
+    /// The number of gaps this emitter has put in its list.
+    std::size_t count() const { return m_out.size() - m_first; }
+    /// Appends the gaps of `next`, which covered the time slice after this one's (device_pass.h) and emitted
+    /// into a list of its own, as one pass over both slices would have found them: this slice's trailing gaps
+    /// get the next slice's first span as closing op, and a gap that ends at `cut` and the next slice's gap
+    /// starting there become one gap; causes and idle time by cause follow. Both emitters have finished.
+    void append(const GapEmitter& next, TimeNs cut);
 
 private:
     void emit(TimeNs start, TimeNs end, const BusySpan* closing);
@@ -53,6 +60,8 @@ private:
     void findLaunch(std::size_t gap);
     void classify(std::size_t gap);
     void drain();
+    /// Gives a gap its (new) closing op and extent, then its cause again.
+    void reclassify(Gap& gap);
 
     /// Gaps are classified this many emissions after they were found (their launch looked up half-way).
     static constexpr std::size_t kLag = 16;
@@ -67,6 +76,7 @@ private:
     TimeNs m_cursor = 0;
     std::array<TimeNs, kGapCauseCount> m_idleByCause {};
     std::size_t m_syncCursor = 0;
+    std::optional<BusySpan> m_firstSpan;
 };
 
 } // namespace gapscope

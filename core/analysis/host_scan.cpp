@@ -40,24 +40,21 @@ HostScan scanHostLanes(const Trace& trace, const NameClasses& names, std::option
     scan.stepRanges.resize(processes);
     scan.syncCalls.resize(processes);
     if (names.anyHostInterest()) {
+        // Trace::finalize() listed the candidates on each lane; only those are read.
         for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
             const Lane& lane = trace.lanes[l];
             if (lane.kind != LaneKind::CpuThread || (only && lane.process != *only))
                 continue;
             const std::uint32_t p = lane.process.value;
-            for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
+            for (std::uint32_t i : lane.stepCandidates) {
                 const Event& e = lane.events[i];
-                if (!names.isHostInterest(e.name))
-                    continue;
-                const EventRef ref { LaneIndex { l }, i };
-                const bool api = e.kind == EventKind::RuntimeApi || e.kind == EventKind::DriverApi;
                 if (names.isProfilerStep(e.name)
                     || ((e.kind == EventKind::NvtxRange || e.kind == EventKind::UserAnnotation)
                         && names.matchesStepPattern(e.name)))
-                    scan.stepRanges[p].push_back(ref);
-                else if (api && names.isSynchronizing(e.name))
-                    scan.syncCalls[p].add(e.start, e.end, ref);
+                    scan.stepRanges[p].push_back({ LaneIndex { l }, i });
             }
+            for (std::uint32_t i : lane.syncCalls)
+                scan.syncCalls[p].add(lane.events[i].start, lane.events[i].end, { LaneIndex { l }, i });
         }
     }
     for (SyncCallIndex& index : scan.syncCalls)

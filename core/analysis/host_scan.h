@@ -49,8 +49,9 @@ struct HostScan {
     std::vector<SyncCallIndex> syncCalls;
 };
 
-/// Reads the host lanes of the given process (or all) once; skips the read when no name in the trace can be
-/// a step or a synchronizing call. (Launch calls need no scan: Trace::launchOf is a table lookup.)
+/// Gathers them for the given process (or all) from the candidates Trace::finalize() listed per host lane
+/// (Lane::syncCalls, Lane::stepCandidates): the cost of those few events, not of the host lanes. (Launch
+/// calls need no scan: Trace::launchOf is a table lookup.)
 HostScan scanHostLanes(const Trace& trace, const NameClasses& names, std::optional<ProcessIndex> only);
 
 } // namespace gapscope

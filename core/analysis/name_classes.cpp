@@ -2,6 +2,7 @@
 #include "core/analysis/name_classes.h"
 
 #include "core/analysis/analysis.h"
+#include "core/model/call_names.h"
 
 #include <algorithm>
 #include <iterator>
@@ -27,83 +28,11 @@ bool containsCaseInsensitive(std::string_view text, std::string_view lowerNeedle
     return false;
 }
 
-// Calls after which the host thread does not return before the device (or a stream) has drained work it
-// was given earlier. The *Async variants, cudaStreamWaitEvent (a device-side wait) and device-to-device
-// copies (no host synchronization, CUDA "API synchronization behavior") are not in the list.
-constexpr std::string_view kSynchronizingCalls[] = {
-    "cudaDeviceSynchronize",
-    "cudaThreadSynchronize",
-    "cudaStreamSynchronize",
-    "cudaEventSynchronize",
-    "cudaMemcpy",
-    "cudaMemcpy2D",
-    "cudaMemcpy3D",
-    "cudaMemcpyPeer",
-    "cudaMemcpy3DPeer",
-    "cudaMemcpyToSymbol",
-    "cudaMemcpyFromSymbol",
-    "cudaMemcpyToArray",
-    "cudaMemcpyFromArray",
-    "cudaMemcpy2DToArray",
-    "cudaMemcpy2DFromArray",
-    "cudaMemcpyArrayToArray",
-    "cudaMemcpy2DArrayToArray",
-    "cudaMemset",
-    "cudaMemset2D",
-    "cudaMemset3D",
-    "cuCtxSynchronize",
-    "cuStreamSynchronize",
-    "cuEventSynchronize",
-    "cuMemcpy",
-    "cuMemcpyDtoH",
-    "cuMemcpyHtoD",
-    "cuMemcpyAtoH",
-    "cuMemcpyHtoA",
-    "cuMemcpy2D",
-    "cuMemcpy2DUnaligned",
-    "cuMemcpy3D",
-    "cuMemcpyPeer",
-    "cuMemcpy3DPeer",
-    "cuMemsetD8",
-    "cuMemsetD16",
-    "cuMemsetD32",
-    "cuMemsetD2D8",
-    "cuMemsetD2D16",
-    "cuMemsetD2D32",
-    "hipDeviceSynchronize",
-    "hipStreamSynchronize",
-    "hipEventSynchronize",
-    "hipMemcpy",
-};
-
-std::string_view withoutVersionSuffix(std::string_view name)
-{
-    // Driver entry points carry ABI versions (cuMemcpyDtoH_v2); per-thread-default-stream variants carry
-    // _ptds / _ptsz. Neither changes whether the call blocks.
-    for (bool stripped = true; stripped;) {
-        stripped = false;
-        for (std::string_view suffix : { "_v2", "_v3", "_ptds", "_ptsz" }) {
-            if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
-                name.remove_suffix(suffix.size());
-                stripped = true;
-            }
-        }
-    }
-    return name;
-}
-
 } // namespace
 
 bool isCommunicationKernel(std::string_view name)
 {
     return containsCaseInsensitive(name, "nccl") || containsCaseInsensitive(name, "rccl");
-}
-
-bool isSynchronizingCall(std::string_view name)
-{
-    const std::string_view base = withoutVersionSuffix(name);
-    return std::find(std::begin(kSynchronizingCalls), std::end(kSynchronizingCalls), base)
-        != std::end(kSynchronizingCalls);
 }
 
 NameClasses::NameClasses(const Trace& trace, const std::string& stepPattern, std::vector<std::string>& warnings)
@@ -125,7 +54,7 @@ NameClasses::NameClasses(const Trace& trace, const std::string& stepPattern, std
             f |= kCommunication;
         if (isSynchronizingCall(name))
             f |= kSynchronizing;
-        if (name.starts_with("ProfilerStep#"))
+        if (isProfilerStepName(name))
             f |= kProfilerStep;
         if (pattern && std::regex_search(name.begin(), name.end(), *pattern))
             f |= kStepPattern;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/trace.h"
 
+#include "core/model/call_names.h"
 #include "core/model/huge_pages.h"
 
 #include <algorithm>
@@ -99,7 +100,8 @@ bool correlated(const Event& e, bool gpuLane)
 
 /// Sorts the lane unless it already is (the usual case: checked on the way), computes depth and maxEndPrefix,
 /// and returns the extent of the ids the correlation index will take from it, all in one pass over the events.
-Trace::LaneIds Trace::finalizeLane(Lane& lane, std::vector<TimeNs>& openEnds)
+Trace::LaneIds Trace::finalizeLane(
+    Lane& lane, const std::vector<std::uint8_t>& nameFlags, std::vector<TimeNs>& openEnds)
 {
     auto& events = lane.events;
     const bool gpuLane = lane.kind == LaneKind::GpuStream;
@@ -115,6 +117,8 @@ Trace::LaneIds Trace::finalizeLane(Lane& lane, std::vector<TimeNs>& openEnds)
         TimeNs maxEnd = std::numeric_limits<TimeNs>::min();
         // Depth: the number of enclosing events still open at this event's start.
         openEnds.clear();
+        lane.syncCalls.clear();
+        lane.stepCandidates.clear();
         std::size_t i = 0;
         for (; i < events.size(); ++i) {
             Event& e = events[i];
@@ -126,6 +130,14 @@ Trace::LaneIds Trace::finalizeLane(Lane& lane, std::vector<TimeNs>& openEnds)
                 openEnds.pop_back();
             e.depth = static_cast<std::uint16_t>(std::min<std::size_t>(openEnds.size(), 0xffff));
             openEnds.push_back(e.end);
+            if (!gpuLane) {
+                const std::uint8_t flags = e.name.value < nameFlags.size() ? nameFlags[e.name.value] : 0;
+                if ((flags & kSyncCallName) && isApiCall(e.kind)) [[unlikely]]
+                    lane.syncCalls.push_back(static_cast<std::uint32_t>(i));
+                if ((flags & kStepName) || e.kind == EventKind::NvtxRange || e.kind == EventKind::UserAnnotation)
+                    [[unlikely]]
+                    lane.stepCandidates.push_back(static_cast<std::uint32_t>(i));
+            }
             if (correlated(e, gpuLane)) {
                 ids.min = std::min(ids.min, e.correlation);
                 ids.max = std::max(ids.max, e.correlation);
@@ -149,11 +161,17 @@ void Trace::finalize()
         total += lane.events.size();
     const bool parallel = total >= kParallelEvents && std::thread::hardware_concurrency() > 1;
 
+    std::vector<std::uint8_t> nameFlags(strings.size(), 0);
+    for (std::uint32_t id = 1; id < nameFlags.size(); ++id) {
+        const std::string_view name = strings.view(StringId { id });
+        nameFlags[id] = static_cast<std::uint8_t>(
+            (isSynchronizingCall(name) ? kSyncCallName : 0) | (isProfilerStepName(name) ? kStepName : 0));
+    }
     std::vector<LaneIds> ids(lanes.size());
-    const auto finalizeLanes = [this, &ids](std::size_t begin, std::size_t end) {
+    const auto finalizeLanes = [this, &ids, &nameFlags](std::size_t begin, std::size_t end) {
         std::vector<TimeNs> openEnds;
         for (std::size_t l = begin; l < end; ++l)
-            ids[l] = finalizeLane(lanes[l], openEnds);
+            ids[l] = finalizeLane(lanes[l], nameFlags, openEnds);
     };
     if (!parallel) {
         finalizeLanes(0, lanes.size());

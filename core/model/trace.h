@@ -70,6 +70,11 @@ struct Lane {
     std::optional<int> sortIndex;
     std::vector<Event> events;
     std::vector<TimeNs> maxEndPrefix;
+    /// Indices (ascending) of the few host events the analysis looks for, found by Trace::finalize() so that
+    /// it need not read every event: synchronizing API calls (isSynchronizingCall), and the ranges that can
+    /// define a step (ProfilerStep#N of any kind, every NVTX range and user annotation). Empty on GPU lanes.
+    std::vector<std::uint32_t> syncCalls;
+    std::vector<std::uint32_t> stepCandidates;
 
     /// Index range [first, last) that holds every event overlapping [t0, t1): start < t1 and end > t0,
     /// or zero-length with t0 <= start < t1. Events inside the range that a longer earlier event
@@ -117,7 +122,8 @@ public:
     LaneIndex streamLane(DeviceIndex device, std::int64_t stream);
     ArgsId addArgs(std::string json);
 
-    /// Sorts every lane, computes depth and maxEndPrefix, and builds the correlation index.
+    /// Sorts every lane, computes depth, maxEndPrefix and the host lanes' syncCalls/stepCandidates, and builds
+    /// the correlation index.
     /// Must be called after events are added and before queries.
     void finalize();
 
@@ -232,7 +238,10 @@ private:
     };
     /// Builds the index of one side (`gpuSide`: GPU lanes, else thread lanes) from the lanes' id extents.
     void buildCorrelationIndex(CorrelationIndex& index, const std::vector<LaneIds>& laneIds, bool gpuSide) const;
-    static LaneIds finalizeLane(Lane& lane, std::vector<TimeNs>& openEnds);
+    /// Per string id: what finalizeLane() indexes events by (kSyncCallName, kStepName).
+    static constexpr std::uint8_t kSyncCallName = 1;
+    static constexpr std::uint8_t kStepName = 2;
+    static LaneIds finalizeLane(Lane& lane, const std::vector<std::uint8_t>& nameFlags, std::vector<TimeNs>& openEnds);
     CorrelationIndex m_launches; // API calls (runtime/driver) with a correlation id
     CorrelationIndex m_gpuOps; // GPU-lane events with a correlation id
     std::map<std::pair<std::uint32_t, std::int64_t>, LaneIndex> m_threadLaneIndex; // (process, tid)

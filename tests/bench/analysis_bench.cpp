@@ -234,3 +234,27 @@ void BM_FullAnalysis(benchmark::State& state)
 BENCHMARK(BM_FullAnalysis)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
 
 } // namespace
+
+namespace {
+
+/// The floor under BM_IdleGapAnalysis: one plain read of the start, end and name of every GPU event of the
+/// same trace, lane after lane, with nothing computed: what the memory of this machine allows.
+void BM_GpuEventReadFloor(benchmark::State& state)
+{
+    const GeneratedTrace& g = generated(static_cast<std::size_t>(state.range(0)));
+    for (auto _ : state) {
+        TimeNs sum = 0;
+        for (const Lane& lane : g.trace.lanes) {
+            if (lane.kind != LaneKind::GpuStream)
+                continue;
+            for (const Event& e : lane.events)
+                sum += e.end - e.start + e.name.value;
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * g.gpuEvents));
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g.gpuEvents * sizeof(Event)));
+}
+BENCHMARK(BM_GpuEventReadFloor)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
+
+} // namespace

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/device_pass.h"
+
+#include "core/analysis/gap_finder.h"
+#include "core/analysis/name_classes.h"
+#include "core/analysis/start_order_merge.h"
+
+#include <algorithm>
+
+namespace gapscope {
+
+namespace {
+
+/// The running unions of one pass. DESIGN.md §4's exposed time charges each instant to the highest active
+/// category, compute > communication > memcpy. With C (compute kernels and memsets), M (communication kernels)
+/// and P (memcpys):
+///   compute = |C ∩ W|,  communication = |(C ∪ M) ∩ W| − |C ∩ W|,
+///   memcpy = |(C ∪ M ∪ P) ∩ W| − |(C ∪ M) ∩ W|,  idle = |W| − |(C ∪ M ∪ P) ∩ W|,
+/// which sum to |W| by construction. Events come in start order across streams, so each union is a running
+/// union fed a sorted subsequence: an event either extends the current span or closes it and opens the next.
+/// The busy union is C ∪ M ∪ P for the activity set `all`, the kernels (C's kernels and M) for `kernels`.
+/// Everything is plain scalars in one object that never escapes, so that the per-event work stays in
+/// registers; only the busy union's closed spans leave, to the sink.
+template <bool KernelsOnly, typename Sink> class UnionSweep {
+public:
+    UnionSweep(const IntervalSet& window, const NameClasses& names, Sink& sink)
+        : m_window(window.intervals())
+        , m_windowLength(window.totalLength())
+        , m_names(names)
+        , m_sink(sink)
+    { }
+
+    [[gnu::always_inline]] void take(const Event& e, TimeNs start, TimeNs end, EventRef ref)
+    {
+        if (end <= start)
+            return; // zero-length: adds nothing to busy time
+        bool compute = false; // in C
+        bool communication = false; // in M
+        switch (e.kind) {
+        case EventKind::Kernel:
+            communication = m_names.isCommunication(e.name);
+            compute = !communication;
+            break;
+        case EventKind::Memset:
+            compute = true;
+            break;
+        case EventKind::Memcpy:
+            break;
+        default:
+            return; // waits and annotations drawn on GPU lanes are not activity
+        }
+        const bool kernel = e.kind == EventKind::Kernel;
+        if (compute)
+            fold(m_c, start, end);
+        if (compute || communication)
+            fold(m_cm, start, end);
+        if (start > m_all.end) {
+            m_all.total += inWindow(m_all);
+            if (!KernelsOnly)
+                close(m_all, m_allOpener, ref);
+            m_all.start = start;
+            m_all.end = end;
+        } else {
+            m_all.end = std::max(m_all.end, end);
+        }
+        if (KernelsOnly && kernel) {
+            if (start > m_kernels.end) {
+                m_kernels.total += inWindow(m_kernels);
+                close(m_kernels, m_kernelsOpener, ref);
+                m_kernels.start = start;
+                m_kernels.end = end;
+            } else {
+                m_kernels.end = std::max(m_kernels.end, end);
+            }
+        }
+    }
+
+    DeviceMeasure finish()
+    {
+        for (Span* span : { &m_c, &m_cm, &m_all, &m_kernels })
+            span->total += inWindow(*span);
+        if (KernelsOnly)
+            close(m_kernels, m_kernelsOpener, {});
+        else
+            close(m_all, m_allOpener, {});
+        DeviceMeasure out;
+        out.busyInWindow = KernelsOnly ? m_kernels.total : m_all.total;
+        out.exposed.compute = m_c.total;
+        out.exposed.communication = m_cm.total - m_c.total;
+        out.exposed.memcpy = m_all.total - m_cm.total;
+        out.exposed.idle = m_windowLength - m_all.total;
+        return out;
+    }
+
+private:
+    /// A span before every real time, far enough from the limit that window arithmetic cannot overflow.
+    static constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min() / 4;
+    /// One union: its current span, and the length in the window of the spans it closed.
+    struct Span {
+        TimeNs start = kNever;
+        TimeNs end = kNever;
+        TimeNs total = 0;
+        std::size_t nextRange = 0; // multi-range windows: the first range not before the spans closed
+    };
+
+    [[gnu::always_inline]] void fold(Span& span, TimeNs start, TimeNs end)
+    {
+        if (start > span.end) {
+            span.total += inWindow(span);
+            span.start = start;
+            span.end = end;
+        } else {
+            span.end = std::max(span.end, end);
+        }
+    }
+    /// Hands the busy union's closed span to the sink; `next` opens the next one.
+    [[gnu::always_inline]] void close(const Span& span, EventRef& opener, EventRef next)
+    {
+        if (span.end != kNever)
+            m_sink.add({ span.start, span.end, opener });
+        opener = next;
+    }
+    /// |current span ∩ window|; the spans of one union come in ascending order.
+    [[gnu::always_inline]] TimeNs inWindow(Span& span) const
+    {
+        if (m_window.size() == 1) [[likely]] { // the usual window: one range
+            const TimeNs clipped = std::min(span.end, m_window[0].end) - std::max(span.start, m_window[0].start);
+            return clipped > 0 ? clipped : 0;
+        }
+        TimeNs total = 0;
+        while (span.nextRange < m_window.size() && m_window[span.nextRange].end <= span.start)
+            ++span.nextRange;
+        for (std::size_t j = span.nextRange; j < m_window.size() && m_window[j].start < span.end; ++j)
+            total += std::min(span.end, m_window[j].end) - std::max(span.start, m_window[j].start);
+        return total;
+    }
+
+    const std::vector<Interval>& m_window;
+    const TimeNs m_windowLength;
+    const NameClasses& m_names;
+    Sink& m_sink;
+    Span m_c;
+    Span m_cm;
+    Span m_all;
+    Span m_kernels;
+    EventRef m_allOpener;
+    EventRef m_kernelsOpener;
+};
+
+/// measureDevice() for one activity set.
+template <bool KernelsOnly, typename Sink>
+DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lanes, const NameClasses& names,
+    const IntervalSet& window, TimeSlice slice, Sink& sink)
+{
+    UnionSweep<KernelsOnly, Sink> sweep(window, names, sink);
+    std::vector<LaneRun> runs;
+    runs.reserve(lanes.size());
+    for (LaneIndex laneIndex : lanes) {
+        const Lane& lane = trace.lanes[laneIndex.value];
+        const Event* const begin = lane.events.data();
+        const Event* const end = begin + lane.events.size();
+        const Event* first = std::partition_point(begin, end, [&](const Event& e) { return e.start < slice.from; });
+        const Event* last = std::partition_point(first, end, [&](const Event& e) { return e.start < slice.to; });
+        if (first != last)
+            runs.push_back({ laneIndex, begin, first, last });
+        // What earlier events leave running at the slice's start comes first: it all starts there. The walk
+        // back stops where the prefix maximum of ends shows that no earlier event reaches the start.
+        if (slice.from == std::numeric_limits<TimeNs>::min())
+            continue;
+        for (auto i = static_cast<std::size_t>(first - begin); i-- > 0;) {
+            if (lane.maxEndPrefix.size() == lane.events.size() && lane.maxEndPrefix[i] <= slice.from)
+                break;
+            const Event& e = lane.events[i];
+            if (e.end > slice.from)
+                sweep.take(e, slice.from, std::min(e.end, slice.to), { laneIndex, static_cast<std::uint32_t>(i) });
+        }
+    }
+    // The busiest stream is read directly; the others, merged among themselves, are taken in between when
+    // they start first. In a real trace one stream carries most of the work, so most events cost a read and a
+    // well-predicted comparison.
+    if (runs.empty())
+        return sweep.finish();
+    const auto busiest = std::max_element(runs.begin(), runs.end(),
+        [](const LaneRun& a, const LaneRun& b) { return a.last - a.first < b.last - b.first; });
+    const LaneRun main = *busiest;
+    runs.erase(busiest);
+    StartOrderMerge others(runs);
+    std::span<const MergedEvent> chunk = others.next();
+    const MergedEvent* o = chunk.data();
+    const MergedEvent* oEnd = o + chunk.size();
+    for (const Event* e = main.first; e != main.last; ++e) {
+        while (o != oEnd && o->start <= e->start)
+            [[unlikely]]
+            {
+                sweep.take(*o->event, o->start, std::min(o->event->end, slice.to), { o->lane, o->index });
+                if (++o == oEnd) {
+                    chunk = others.next();
+                    o = chunk.data();
+                    oEnd = o + chunk.size();
+                }
+            }
+        sweep.take(*e, e->start, std::min(e->end, slice.to), { main.lane, static_cast<std::uint32_t>(e - main.begin) });
+    }
+    for (; o != oEnd; chunk = others.next(), o = chunk.data(), oEnd = o + chunk.size()) {
+        for (; o != oEnd; ++o)
+            sweep.take(*o->event, o->start, std::min(o->event->end, slice.to), { o->lane, o->index });
+    }
+    return sweep.finish();
+}
+
+} // namespace
+
+template <typename Sink>
+DeviceMeasure measureDevice(const Trace& trace, const std::vector<LaneIndex>& lanes, const NameClasses& names,
+    ActivitySet set, const IntervalSet& window, TimeSlice slice, Sink& sink)
+{
+    return set == ActivitySet::Kernels ? sweepDevice<true>(trace, lanes, names, window, slice, sink)
+                                       : sweepDevice<false>(trace, lanes, names, window, slice, sink);
+}
+
+template DeviceMeasure measureDevice<GapEmitter>(const Trace&, const std::vector<LaneIndex>&, const NameClasses&,
+    ActivitySet, const IntervalSet&, TimeSlice, GapEmitter&);
+template DeviceMeasure measureDevice<IntervalAppender>(const Trace&, const std::vector<LaneIndex>&, const NameClasses&,
+    ActivitySet, const IntervalSet&, TimeSlice, IntervalAppender&);
+template DeviceMeasure measureDevice<DiscardSpans>(const Trace&, const std::vector<LaneIndex>&, const NameClasses&,
+    ActivitySet, const IntervalSet&, TimeSlice, DiscardSpans&);
+
+} // namespace gapscope

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Internal to the analysis: every figure of a device (busy time, exposed time, and the busy spans its gaps
+// come from) from one pass over its stream lanes in start order. Nothing is listed on the way: each event is
+// read once and folded into running unions, and each busy span goes straight to a sink (the gap emitter).
+
+#include "core/analysis/busy_spans.h"
+
+#include <limits>
+#include <vector>
+
+namespace gapscope {
+
+class NameClasses;
+
+/// The stretch of the time axis one pass covers: the events that start in [from, to), cut at `to`, and the
+/// parts after `from` of earlier events still running then. Slices that tile the axis split every figure
+/// exactly: their busy and exposed times add up, and a gap across a cut is the two pieces that meet there.
+struct TimeSlice {
+    TimeNs from = std::numeric_limits<TimeNs>::min();
+    TimeNs to = std::numeric_limits<TimeNs>::max();
+};
+
+struct DeviceMeasure {
+    /// |activity-set union ∩ window|
+    TimeNs busyInWindow = 0;
+    /// Exposed time over the window (DESIGN.md §4): sums exactly to the window's length.
+    ExposedTime exposed;
+};
+
+/// Measures the activity of `lanes` (the stream lanes of one device) within `slice` over `window` (which lies
+/// inside the slice), and hands every span of the activity set's union, cut to the slice, to `sink.add()` in
+/// ascending order. Sinks: GapEmitter, and the two below.
+template <typename Sink>
+DeviceMeasure measureDevice(const Trace& trace, const std::vector<LaneIndex>& lanes, const NameClasses& names,
+    ActivitySet set, const IntervalSet& window, TimeSlice slice, Sink& sink);
+
+/// A sink that keeps the spans as intervals.
+struct IntervalAppender {
+    std::vector<Interval>* out;
+    void add(const BusySpan& s) { out->push_back({ s.start, s.end }); }
+};
+/// A sink for when only the figures matter.
+struct DiscardSpans {
+    void add(const BusySpan&) { }
+};
+
+} // namespace gapscope
