@@ -4,6 +4,7 @@
 #include "core/analysis/percentile.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace gapscope::cli {
 
@@ -148,12 +149,8 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
     }
     doc["devices"] = devices;
 
-    std::vector<const Gap*> gaps;
-    for (const Gap& g : result.gaps)
-        gaps.push_back(&g);
-    std::stable_sort(
-        gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->duration() > b->duration(); });
-    gaps = firstN(std::move(gaps), options.top);
+    const std::vector<const Gap*> gaps
+        = longestGaps(result.gaps, options.top.value_or(std::numeric_limits<std::size_t>::max()), false);
     json gapList = json::array();
     for (const Gap* g : gaps) {
         const Device& device = trace.devices[g->device.value];

@@ -71,15 +71,7 @@ void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
 
 void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top, std::ostream& out)
 {
-    std::vector<const Gap*> gaps;
-    for (const Gap& g : result.gaps) {
-        if (!g.stream)
-            gaps.push_back(&g);
-    }
-    std::stable_sort(
-        gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->duration() > b->duration(); });
-    if (gaps.size() > top)
-        gaps.resize(top);
+    const std::vector<const Gap*> gaps = longestGaps(result.gaps, top, true);
     out << "\nLongest device gaps (start relative to the window start)\n";
     if (gaps.empty()) {
         out << "  none\n";

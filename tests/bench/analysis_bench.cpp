@@ -176,17 +176,9 @@ const GeneratedTrace& generated(std::size_t gpuEvents)
 /// What `gapscope report` adds to analyze(): the longest device gaps with their evidence and summary line.
 std::size_t explainLongestGaps(const Trace& trace, const AnalysisResult& result, std::size_t top)
 {
-    std::vector<const Gap*> gaps;
-    for (const Gap& gap : result.gaps) {
-        if (!gap.stream)
-            gaps.push_back(&gap);
-    }
-    top = std::min(top, gaps.size());
-    std::partial_sort(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(top), gaps.end(),
-        [](const Gap* a, const Gap* b) { return a->duration() > b->duration(); });
     std::size_t characters = 0;
-    for (std::size_t i = 0; i < top; ++i)
-        characters += gapEvidence(trace, *gaps[i], result.options.launchThresholdNs).summary.size();
+    for (const Gap* gap : longestGaps(result.gaps, top, true))
+        characters += gapEvidence(trace, *gap, result.options.launchThresholdNs).summary.size();
     return characters;
 }
 
