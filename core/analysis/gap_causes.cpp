@@ -116,14 +116,15 @@ GapClassifier::GapClassifier(const Trace& trace, const std::vector<SyncCallIndex
     , m_launchThresholdNs(launchThresholdNs)
 { }
 
-GapCause GapClassifier::classify(const Gap& gap, const Event* launch, std::size_t& syncCursor) const
+GapCause GapClassifier::classify(const Gap& gap, std::size_t& syncCursor) const
 {
-    if (!launch)
+    const std::optional<TimeNs> launchStart = gap.closingOp ? m_trace.launchStartOf(*gap.closingOp) : std::nullopt;
+    if (!launchStart)
         return GapCause::Unknown;
     const std::uint32_t process = gap.process.value;
     if (process < m_syncCalls.size() && m_syncCalls[process].anyRunningAt(gap.start, syncCursor))
         return GapCause::Sync;
-    if (launch->start >= gap.start)
+    if (*launchStart >= gap.start)
         return GapCause::Host;
     return gap.duration() <= m_launchThresholdNs ? GapCause::Launch : GapCause::Dependency;
 }

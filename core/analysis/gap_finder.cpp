@@ -25,42 +25,10 @@ void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
     gap.stream = m_prototype.stream;
     gap.start = start;
     gap.end = end;
-    if (closing) {
+    if (closing)
         gap.closingOp = closing->opener;
-        // Classifying reads the closing op, then its launch call: two loads from far away per gap. They are
-        // started here and used kLag gaps later, so that the misses of successive gaps overlap.
-        __builtin_prefetch(&m_classifier.trace().event(*gap.closingOp));
-    }
-    const std::size_t emitted = m_out.size() - m_first;
-    if (emitted > kLag / 2)
-        findLaunch(m_out.size() - 1 - kLag / 2);
-    if (emitted > kLag)
-        classify(m_out.size() - 1 - kLag);
-}
-
-void GapEmitter::findLaunch(std::size_t g)
-{
-    const Event* launch = m_classifier.launchOf(m_out[g]);
-    if (launch)
-        __builtin_prefetch(launch);
-    m_launches[g % kLag] = launch;
-}
-
-void GapEmitter::classify(std::size_t g)
-{
-    Gap& gap = m_out[g];
-    gap.cause = m_classifier.classify(gap, m_launches[g % kLag], m_syncCursor);
+    gap.cause = m_classifier.classify(gap, m_syncCursor);
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
-}
-
-void GapEmitter::drain()
-{
-    const std::size_t emitted = m_out.size() - m_first;
-    // The last kLag / 2 gaps have no launch yet; the last kLag no cause.
-    for (std::size_t k = emitted > kLag / 2 ? emitted - kLag / 2 : 0; k < emitted; ++k)
-        findLaunch(m_first + k);
-    for (std::size_t k = emitted > kLag ? emitted - kLag : 0; k < emitted; ++k)
-        classify(m_first + k);
 }
 
 void GapEmitter::add(const BusySpan& span)
@@ -97,13 +65,12 @@ void GapEmitter::finish()
         if (m_cursor < m_ranges[m_range].end)
             emit(m_cursor, m_ranges[m_range].end, nullptr);
     }
-    drain();
 }
 
 void GapEmitter::reclassify(Gap& gap)
 {
     std::size_t freshCursor = 0;
-    gap.cause = m_classifier.classify(gap, m_classifier.launchOf(gap), freshCursor);
+    gap.cause = m_classifier.classify(gap, freshCursor);
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
 }
 

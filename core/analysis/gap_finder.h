@@ -18,14 +18,10 @@ class GapClassifier {
 public:
     /// `syncCalls` is indexed by process.
     GapClassifier(const Trace& trace, const std::vector<SyncCallIndex>& syncCalls, TimeNs launchThresholdNs);
-    /// The launch call of the gap's closing op, nullptr without one.
-    const Event* launchOf(const Gap& gap) const
-    {
-        return gap.closingOp ? m_trace.launchEventOf(*gap.closingOp) : nullptr;
-    }
-    /// The cause of the gap, given launchOf(gap); evidence events are looked up again by gapEvidence() when
-    /// someone asks. `syncCursor` (0 at first) serves gaps of one device or stream, classified in time order.
-    GapCause classify(const Gap& gap, const Event* launch, std::size_t& syncCursor) const;
+    /// The cause of the gap from its closing op's launch (Trace::launchStartOf: one load from a table); the
+    /// evidence events are looked up again by gapEvidence() when someone asks. `syncCursor` (0 at first)
+    /// serves gaps of one device or stream, classified in time order.
+    GapCause classify(const Gap& gap, std::size_t& syncCursor) const;
     const Trace& trace() const { return m_trace; }
 
 private:
@@ -37,12 +33,12 @@ private:
 /// Turns busy spans, fed in ascending order, into the classified gaps of a window: the maximal sub-intervals
 /// of each window range that no span covers, in time order. Each gap gets `prototype`'s process/device/stream,
 /// as closing op the opener of the first span starting at or after the gap's end (none when the activity ends
-/// before), and its cause, while it is still in cache. Nothing is stored but the gaps.
+/// before), and its cause. Nothing is stored but the gaps.
 class GapEmitter {
 public:
     GapEmitter(const IntervalSet& window, const Gap& prototype, const GapClassifier& classifier, std::vector<Gap>& out);
     void add(const BusySpan& span);
-    /// Emits the idle ends of the window after the last span, and classifies the gaps still waiting.
+    /// Emits the idle ends of the window after the last span.
     void finish();
     /// Idle time of the emitted gaps by cause.
     const std::array<TimeNs, kGapCauseCount>& idleByCause() const { return m_idleByCause; }
@@ -57,21 +53,14 @@ public:
 private:
     void emit(TimeNs start, TimeNs end, const BusySpan* closing);
     void nextRange();
-    void findLaunch(std::size_t gap);
-    void classify(std::size_t gap);
-    void drain();
-    /// Gives a gap its (new) closing op and extent, then its cause again.
+    /// Gives a gap its cause again (after its closing op or extent changed).
     void reclassify(Gap& gap);
-
-    /// Gaps are classified this many emissions after they were found (their launch looked up half-way).
-    static constexpr std::size_t kLag = 16;
 
     const std::vector<Interval>& m_ranges;
     const Gap& m_prototype;
     const GapClassifier& m_classifier;
     std::vector<Gap>& m_out;
     const std::size_t m_first; // this emitter's first gap in m_out
-    std::array<const Event*, kLag> m_launches {}; // by gap index modulo kLag
     std::size_t m_range = 0;
     TimeNs m_cursor = 0;
     std::array<TimeNs, kGapCauseCount> m_idleByCause {};

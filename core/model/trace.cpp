@@ -175,8 +175,8 @@ void Trace::finalize()
     };
     if (!parallel) {
         finalizeLanes(0, lanes.size());
-        buildCorrelationIndex(m_launches, ids, false);
-        buildCorrelationIndex(m_gpuOps, ids, true);
+        buildCorrelationIndex(m_launches, ids, false, &m_launchStarts);
+        buildCorrelationIndex(m_gpuOps, ids, true, nullptr);
         return;
     }
     // The split point: the first lane at which the events before it reach half of the total.
@@ -186,12 +186,13 @@ void Trace::finalize()
     std::thread helper(finalizeLanes, split, lanes.size());
     finalizeLanes(0, split);
     helper.join();
-    std::thread launches([this, &ids] { buildCorrelationIndex(m_launches, ids, false); });
-    buildCorrelationIndex(m_gpuOps, ids, true);
+    std::thread launches([this, &ids] { buildCorrelationIndex(m_launches, ids, false, &m_launchStarts); });
+    buildCorrelationIndex(m_gpuOps, ids, true, nullptr);
     launches.join();
 }
 
-void Trace::buildCorrelationIndex(CorrelationIndex& index, const std::vector<LaneIds>& laneIds, bool gpuSide) const
+void Trace::buildCorrelationIndex(
+    CorrelationIndex& index, const std::vector<LaneIds>& laneIds, bool gpuSide, std::vector<TimeNs>* starts) const
 {
     const LaneKind side = gpuSide ? LaneKind::GpuStream : LaneKind::CpuThread;
     std::vector<LaneIds> perProcess(processes.size());
@@ -227,6 +228,15 @@ void Trace::buildCorrelationIndex(CorrelationIndex& index, const std::vector<Lan
         index.slotTable.swap(fresh);
     }
     index.slotTable.assign(slotCount, { CorrelationIndex::kEmptySlot, 0 });
+    if (starts) {
+        if (starts->capacity() != slotCount) {
+            std::vector<TimeNs> fresh;
+            fresh.reserve(slotCount);
+            adviseHugePages(fresh.data(), fresh.capacity() * sizeof(TimeNs));
+            starts->swap(fresh);
+        }
+        starts->assign(slotCount, kNoLaunchStart);
+    }
 
     // Events whose id already has a slot (or whose process has no table), sorted into the list afterwards.
     struct Keyed {
@@ -250,6 +260,7 @@ void Trace::buildCorrelationIndex(CorrelationIndex& index, const std::vector<Lan
         const CorrelationIndex::Part& part = index.parts[lane.process.value];
         const std::uint64_t process = std::uint64_t(lane.process.value) << 32;
         CorrelationIndex::Slot* const table = index.slotTable.data() + part.firstSlot;
+        TimeNs* const startTable = starts ? starts->data() + part.firstSlot : nullptr;
         const Event* const events = lane.events.data();
         for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
             const Event& e = events[i];
@@ -259,9 +270,12 @@ void Trace::buildCorrelationIndex(CorrelationIndex& index, const std::vector<Lan
                 rest.push_back({ process | e.correlation, e.start, l, i });
                 continue;
             }
-            CorrelationIndex::Slot& slot = table[e.correlation - part.base];
+            const std::uint32_t offset = e.correlation - part.base;
+            CorrelationIndex::Slot& slot = table[offset];
             if (slot.lane == CorrelationIndex::kEmptySlot) [[likely]] {
                 slot = { l, i };
+                if (startTable)
+                    startTable[offset] = e.start;
                 continue;
             }
             // A second event with this id (a graph launch or collective with several ops, a duplicated call):
@@ -270,6 +284,8 @@ void Trace::buildCorrelationIndex(CorrelationIndex& index, const std::vector<Lan
             if (e.start < held.start) {
                 rest.push_back({ process | e.correlation, held.start, slot.lane, slot.index });
                 slot = { l, i };
+                if (startTable)
+                    startTable[offset] = e.start;
             } else {
                 rest.push_back({ process | e.correlation, e.start, l, i });
             }

@@ -5,6 +5,7 @@
 #include "core/model/string_table.h"
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -160,6 +161,25 @@ public:
         const auto launch = launchOf(gpuOp);
         return launch ? &event(*launch) : nullptr;
     }
+    /// The start of the API call that launched a GPU op (launchOf's), nullopt without one: what the gap
+    /// analysis asks of every gap, one load from a table by correlation id where ids are dense.
+    std::optional<TimeNs> launchStartOf(EventRef gpuOp) const
+    {
+        const Event& e = event(gpuOp);
+        if (e.correlation == 0)
+            return std::nullopt;
+        const std::uint32_t process = lanes[gpuOp.lane.value].process.value;
+        if (process < m_launches.parts.size() && m_launches.parts[process].slotCount > 0) {
+            const CorrelationIndex::Part& part = m_launches.parts[process];
+            const std::uint32_t offset = e.correlation - part.base;
+            if (offset >= part.slotCount)
+                return std::nullopt;
+            const TimeNs start = m_launchStarts[part.firstSlot + offset];
+            return start == kNoLaunchStart ? std::nullopt : std::optional<TimeNs>(start);
+        }
+        const Event* launch = launchEventOf(gpuOp);
+        return launch ? std::optional<TimeNs>(launch->start) : std::nullopt;
+    }
     /// The GPU ops launched by an API call (usually one; a graph launch or a collective can make several).
     std::vector<EventRef> gpuOpsOf(EventRef apiCall) const;
 
@@ -171,7 +191,7 @@ public:
                 + index.slotTable.capacity() * sizeof(CorrelationIndex::Slot)
                 + index.listed.capacity() * sizeof(CorrelationIndex::Listed);
         };
-        return { bytes(m_launches), bytes(m_gpuOps) };
+        return { bytes(m_launches) + m_launchStarts.capacity() * sizeof(TimeNs), bytes(m_gpuOps) };
     }
 
     /// [first start, last end) over all events, or nullopt when the trace is empty.
@@ -237,12 +257,18 @@ private:
         std::size_t count = 0;
     };
     /// Builds the index of one side (`gpuSide`: GPU lanes, else thread lanes) from the lanes' id extents.
-    void buildCorrelationIndex(CorrelationIndex& index, const std::vector<LaneIds>& laneIds, bool gpuSide) const;
+    /// With `starts`, also fills it beside the slot table with the start of each slot's event.
+    void buildCorrelationIndex(
+        CorrelationIndex& index, const std::vector<LaneIds>& laneIds, bool gpuSide, std::vector<TimeNs>* starts) const;
     /// Per string id: what finalizeLane() indexes events by (kSyncCallName, kStepName).
     static constexpr std::uint8_t kSyncCallName = 1;
     static constexpr std::uint8_t kStepName = 2;
     static LaneIds finalizeLane(Lane& lane, const std::vector<std::uint8_t>& nameFlags, std::vector<TimeNs>& openEnds);
     CorrelationIndex m_launches; // API calls (runtime/driver) with a correlation id
+    /// Beside m_launches.slotTable, the start of the call in each slot (kNoLaunchStart for an empty one): the
+    /// gap analysis reads these 8 bytes per gap instead of the launch call itself.
+    std::vector<TimeNs> m_launchStarts;
+    static constexpr TimeNs kNoLaunchStart = std::numeric_limits<TimeNs>::min();
     CorrelationIndex m_gpuOps; // GPU-lane events with a correlation id
     std::map<std::pair<std::uint32_t, std::int64_t>, LaneIndex> m_threadLaneIndex; // (process, tid)
     std::map<std::pair<std::uint32_t, std::int64_t>, LaneIndex> m_streamLaneIndex; // (device, stream)
