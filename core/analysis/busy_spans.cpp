@@ -27,7 +27,7 @@ bool laneBusySpans(const Trace& trace, LaneIndex laneIndex, ActivitySet set, con
     for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
         const Event& e = lane.events[i];
         if (e.end > e.start && inActivitySet(e.kind, set))
-            busy.add({ e.start, e.end, { laneIndex, i } });
+            busy.add({ e.start, e.end, { laneIndex, i }, e.correlation });
     }
     return busy.finish();
 }

@@ -18,6 +18,8 @@ struct BusySpan {
     TimeNs start = 0;
     TimeNs end = 0;
     EventRef opener;
+    /// The opener's correlation id (0: none): the gap before the span is classified by it.
+    std::uint32_t openerCorrelation = 0;
 };
 /// True for the events the activity set counts.
 constexpr bool inActivitySet(EventKind kind, ActivitySet set)

@@ -57,7 +57,7 @@ public:
         if (start > m_all.end) {
             m_all.total += inWindow(m_all);
             if (!KernelsOnly)
-                close(m_all, m_allOpener, ref);
+                close(m_all, m_allOpener, { ref, e.correlation });
             m_all.start = start;
             m_all.end = end;
         } else {
@@ -66,7 +66,7 @@ public:
         if (KernelsOnly && kernel) {
             if (start > m_kernels.end) {
                 m_kernels.total += inWindow(m_kernels);
-                close(m_kernels, m_kernelsOpener, ref);
+                close(m_kernels, m_kernelsOpener, { ref, e.correlation });
                 m_kernels.start = start;
                 m_kernels.end = end;
             } else {
@@ -113,11 +113,16 @@ private:
             span.end = std::max(span.end, end);
         }
     }
+    /// The event that opened a span of the busy union.
+    struct Opener {
+        EventRef ref;
+        std::uint32_t correlation = 0;
+    };
     /// Hands the busy union's closed span to the sink; `next` opens the next one.
-    [[gnu::always_inline]] void close(const Span& span, EventRef& opener, EventRef next)
+    [[gnu::always_inline]] void close(const Span& span, Opener& opener, Opener next)
     {
         if (span.end != kNever)
-            m_sink.add({ span.start, span.end, opener });
+            m_sink.add({ span.start, span.end, opener.ref, opener.correlation });
         opener = next;
     }
     /// |current span ∩ window|; the spans of one union come in ascending order.
@@ -143,8 +148,8 @@ private:
     Span m_cm;
     Span m_all;
     Span m_kernels;
-    EventRef m_allOpener;
-    EventRef m_kernelsOpener;
+    Opener m_allOpener;
+    Opener m_kernelsOpener;
 };
 
 /// measureDevice() for one activity set.

@@ -116,9 +116,9 @@ GapClassifier::GapClassifier(const Trace& trace, const std::vector<SyncCallIndex
     , m_launchThresholdNs(launchThresholdNs)
 { }
 
-GapCause GapClassifier::classify(const Gap& gap, std::size_t& syncCursor) const
+GapCause GapClassifier::classify(const Gap& gap, std::uint32_t closingCorrelation, std::size_t& syncCursor) const
 {
-    const std::optional<TimeNs> launchStart = gap.closingOp ? m_trace.launchStartOf(*gap.closingOp) : std::nullopt;
+    const std::optional<TimeNs> launchStart = m_trace.launchStartOf(gap.process, closingCorrelation);
     if (!launchStart)
         return GapCause::Unknown;
     const std::uint32_t process = gap.process.value;

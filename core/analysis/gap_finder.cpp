@@ -27,7 +27,7 @@ void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
     gap.end = end;
     if (closing)
         gap.closingOp = closing->opener;
-    gap.cause = m_classifier.classify(gap, m_syncCursor);
+    gap.cause = m_classifier.classify(gap, closing ? closing->openerCorrelation : 0, m_syncCursor);
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
 }
 
@@ -67,10 +67,15 @@ void GapEmitter::finish()
     }
 }
 
+std::uint32_t GapEmitter::closingCorrelation(const Gap& gap) const
+{
+    return gap.closingOp ? m_classifier.trace().event(*gap.closingOp).correlation : 0;
+}
+
 void GapEmitter::reclassify(Gap& gap)
 {
     std::size_t freshCursor = 0;
-    gap.cause = m_classifier.classify(gap, freshCursor);
+    gap.cause = m_classifier.classify(gap, closingCorrelation(gap), freshCursor);
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
 }
 

@@ -18,10 +18,11 @@ class GapClassifier {
 public:
     /// `syncCalls` is indexed by process.
     GapClassifier(const Trace& trace, const std::vector<SyncCallIndex>& syncCalls, TimeNs launchThresholdNs);
-    /// The cause of the gap from its closing op's launch (Trace::launchStartOf: one load from a table); the
+    /// The cause of the gap from its closing op's launch, found by the op's correlation id (0: none, or no
+    /// closing op) with Trace::launchStartOf (one load from a table); the
     /// evidence events are looked up again by gapEvidence() when someone asks. `syncCursor` (0 at first)
     /// serves gaps of one device or stream, classified in time order.
-    GapCause classify(const Gap& gap, std::size_t& syncCursor) const;
+    GapCause classify(const Gap& gap, std::uint32_t closingCorrelation, std::size_t& syncCursor) const;
     const Trace& trace() const { return m_trace; }
 
 private:
@@ -55,6 +56,8 @@ private:
     void nextRange();
     /// Gives a gap its cause again (after its closing op or extent changed).
     void reclassify(Gap& gap);
+    /// The correlation id of a gap's closing op, 0 without one.
+    std::uint32_t closingCorrelation(const Gap& gap) const;
 
     const std::vector<Interval>& m_ranges;
     const Gap& m_prototype;

@@ -165,20 +165,23 @@ public:
     /// analysis asks of every gap, one load from a table by correlation id where ids are dense.
     std::optional<TimeNs> launchStartOf(EventRef gpuOp) const
     {
-        const Event& e = event(gpuOp);
-        if (e.correlation == 0)
+        return launchStartOf(lanes[gpuOp.lane.value].process, event(gpuOp).correlation);
+    }
+    /// The same, from the GPU op's process and correlation id (0: none).
+    std::optional<TimeNs> launchStartOf(ProcessIndex process, std::uint32_t correlation) const
+    {
+        if (correlation == 0)
             return std::nullopt;
-        const std::uint32_t process = lanes[gpuOp.lane.value].process.value;
-        if (process < m_launches.parts.size() && m_launches.parts[process].slotCount > 0) {
-            const CorrelationIndex::Part& part = m_launches.parts[process];
-            const std::uint32_t offset = e.correlation - part.base;
+        if (process.value < m_launches.parts.size() && m_launches.parts[process.value].slotCount > 0) {
+            const CorrelationIndex::Part& part = m_launches.parts[process.value];
+            const std::uint32_t offset = correlation - part.base;
             if (offset >= part.slotCount)
                 return std::nullopt;
             const TimeNs start = m_launchStarts[part.firstSlot + offset];
             return start == kNoLaunchStart ? std::nullopt : std::optional<TimeNs>(start);
         }
-        const Event* launch = launchEventOf(gpuOp);
-        return launch ? std::optional<TimeNs>(launch->start) : std::nullopt;
+        const auto launch = m_launches.first(process, correlation);
+        return launch ? std::optional<TimeNs>(event(*launch).start) : std::nullopt;
     }
     /// The GPU ops launched by an API call (usually one; a graph launch or a collective can make several).
     std::vector<EventRef> gpuOpsOf(EventRef apiCall) const;
