@@ -76,9 +76,9 @@ std::optional<TimeNs> sliceCut(
     return cut;
 }
 
-/// Device figures and gaps of one device, appended to `result`; stream gaps go to `streamGaps`.
+/// Device figures and device gaps of one device, appended to `result`.
 void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& names, const GapClassifier& classifier,
-    const AnalysisOptions& options, AnalysisResult& result, std::vector<Gap>& streamGaps)
+    const AnalysisOptions& options, AnalysisResult& result)
 {
     const ProcessIndex process = trace.devices[device.value].process;
     const Window& window = result.windows[process.value];
@@ -137,18 +137,50 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     figures.idleByCause = gaps.idleByCause();
     figures.gapCount = result.gaps.size() - firstGap;
     result.devices.push_back(std::move(figures));
+}
 
-    if (!options.streamGaps)
-        return;
-    for (LaneIndex lane : lanes) {
-        prototype.stream = lane;
-        reserveMore(streamGaps, trace.lanes[lane.value].events.size() + window.ranges.intervals().size());
-        GapEmitter laneGaps(window.ranges, prototype, classifier, streamGaps);
-        // "Per stream that has activity": a stream with none has no gaps of its own.
-        if (!laneBusySpans(trace, lane, options.activity, [&laneGaps](const BusySpan& s) { laneGaps.add(s); }))
-            continue;
-        laneGaps.finish();
+/// The stream gaps of one device (with causes), appended to `gaps`: each stream on its own, and on large
+/// devices the later streams on a second thread, into a list of their own.
+void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses& names, const GapClassifier& classifier,
+    const AnalysisOptions& options, const Window& window, std::vector<Gap>& gaps)
+{
+    const std::vector<LaneIndex> lanes = streamLanesOf(trace, device);
+    std::size_t events = 0;
+    for (LaneIndex lane : lanes)
+        events += trace.lanes[lane.value].events.size();
+    reserveMore(gaps, events + lanes.size() * window.ranges.intervals().size());
+    Gap prototype;
+    prototype.process = trace.devices[device.value].process;
+    prototype.device = device;
+    const auto streamGapsOf = [&](std::size_t first, std::size_t last, std::vector<Gap>& out) {
+        Gap streamPrototype = prototype;
+        for (std::size_t i = first; i < last; ++i) {
+            streamPrototype.stream = lanes[i];
+            GapEmitter laneGaps(window.ranges, streamPrototype, classifier, out);
+            measureDevice(trace, { lanes[i] }, names, options.activity, window.ranges, {}, laneGaps);
+            // "Per stream that has activity": a stream with none has no gaps of its own.
+            if (laneGaps.sawActivity())
+                laneGaps.finish();
+        }
+    };
+    std::size_t split = lanes.size();
+    if (events >= options.twoThreadsFromEvents) {
+        std::size_t before = 0;
+        for (split = 0; split < lanes.size() && before < events / 2; ++split)
+            before += trace.lanes[lanes[split].value].events.size();
     }
+    std::vector<Gap> laterStreams;
+    if (split < lanes.size()) {
+        std::size_t laterEvents = 0;
+        for (std::size_t i = split; i < lanes.size(); ++i)
+            laterEvents += trace.lanes[lanes[i].value].events.size();
+        reserveMore(laterStreams, laterEvents + (lanes.size() - split) * window.ranges.intervals().size());
+    }
+    auto later = std::async(split < lanes.size() ? std::launch::async : std::launch::deferred,
+        [&] { streamGapsOf(split, lanes.size(), laterStreams); });
+    streamGapsOf(0, split, gaps);
+    later.get();
+    gaps.insert(gaps.end(), laterStreams.begin(), laterStreams.end());
 }
 
 } // namespace
@@ -183,13 +215,17 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
     }
 
     const GapClassifier classifier(trace, host.syncCalls, options.launchThresholdNs);
-    std::vector<Gap> streamGaps;
     for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
         if (analyzed(trace.devices[d].process))
-            analyzeDevice(trace, DeviceIndex { d }, names, classifier, options, result, streamGaps);
+            analyzeDevice(trace, DeviceIndex { d }, names, classifier, options, result);
     }
-    result.gaps.insert(
-        result.gaps.end(), std::make_move_iterator(streamGaps.begin()), std::make_move_iterator(streamGaps.end()));
+    // Stream gaps after every device gap, straight into the list.
+    for (std::uint32_t d = 0; options.streamGaps && d < trace.devices.size(); ++d) {
+        const ProcessIndex process = trace.devices[d].process;
+        if (analyzed(process))
+            appendStreamGaps(
+                trace, DeviceIndex { d }, names, classifier, options, result.windows[process.value], result.gaps);
+    }
 
     if (options.kernelStatistics)
         result.kernels = kernelStatistics(trace, result.windows, options.process);

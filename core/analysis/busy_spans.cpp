@@ -20,18 +20,6 @@ std::vector<LaneIndex> streamLanesOf(const Trace& trace, DeviceIndex device)
     return result;
 }
 
-bool laneBusySpans(const Trace& trace, LaneIndex laneIndex, ActivitySet set, const BusySpanSink& sink)
-{
-    const Lane& lane = trace.lanes[laneIndex.value];
-    RunningUnion<const BusySpanSink&> busy(sink);
-    for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
-        const Event& e = lane.events[i];
-        if (e.end > e.start && inActivitySet(e.kind, set))
-            busy.add({ e.start, e.end, { laneIndex, i }, e.correlation });
-    }
-    return busy.finish();
-}
-
 std::optional<Interval> activityExtent(const Trace& trace, DeviceIndex device, ActivitySet set)
 {
     std::optional<Interval> extent;

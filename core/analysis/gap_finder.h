@@ -43,6 +43,8 @@ public:
     void finish();
     /// Idle time of the emitted gaps by cause.
     const std::array<TimeNs, kGapCauseCount>& idleByCause() const { return m_idleByCause; }
+    /// Whether any span came (a stream without activity has no gaps of its own: then finish() is not called).
+    bool sawActivity() const { return m_firstSpan.has_value(); }
     /// The number of gaps this emitter has put in its list.
     std::size_t count() const { return m_out.size() - m_first; }
     /// Appends the gaps of `next`, which covered the time slice after this one's (device_pass.h) and emitted

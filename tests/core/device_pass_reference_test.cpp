@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one-pass device measure (device_pass.cpp), on one thread and split in two time slices joined at a cut,
 // against a plain reference written straight from DESIGN.md §4 with IntervalSet: busy, exposed time, every
-// device gap with its closing op and cause, and idle time by cause. Random traces (several streams of
+// device gap and stream gap with its closing op and cause, and idle time by cause. Random traces (several streams of
 // kernels, NCCL kernels, memcpys, memsets, zero-length ops and GPU-side waits, launch calls on two threads,
 // ops without a launch, synchronizing calls, ProfilerStep ranges), every window kind, both activity sets.
 #include "core/analysis/analysis.h"
@@ -101,8 +101,9 @@ struct Expected {
     std::array<TimeNs, kGapCauseCount> idleByCause {};
 };
 
-/// DESIGN.md §4, read literally.
-Expected reference(const Generated& g, const Window& window, ActivitySet set, TimeNs threshold)
+/// DESIGN.md §4, read literally, for the device or (`stream`) one of its streams.
+Expected reference(const Generated& g, const Window& window, ActivitySet set, TimeNs threshold,
+    std::optional<LaneIndex> stream = std::nullopt)
 {
     const Trace& trace = g.trace;
     std::vector<Interval> compute;
@@ -112,7 +113,7 @@ Expected reference(const Generated& g, const Window& window, ActivitySet set, Ti
     std::vector<EventRef> counted; // ops with a length in the activity set
     for (EventRef ref : g.gpuOps) {
         const Event& e = trace.event(ref);
-        if (e.end <= e.start || !isGpuActivity(e.kind))
+        if (e.end <= e.start || !isGpuActivity(e.kind) || (stream && ref.lane != *stream))
             continue;
         const bool nccl = e.kind == EventKind::Kernel && isCommunicationKernel(trace.name(e));
         (e.kind == EventKind::Memcpy ? memcpy : nccl ? communication : compute).push_back({ e.start, e.end });
@@ -143,6 +144,7 @@ Expected reference(const Generated& g, const Window& window, ActivitySet set, Ti
     const IntervalSet idle = w.subtract(busy);
     for (const Interval& gapRange : idle.intervals()) {
         Gap gap;
+        gap.stream = stream;
         gap.start = gapRange.start;
         gap.end = gapRange.end;
         const Event* first = nullptr;
@@ -189,7 +191,7 @@ TEST_P(DevicePassReference, MatchesTheDefinitionsOnRandomTraces)
         options.window.warmupSteps = 1;
         options.activity = c.set;
         options.launchThresholdNs = 2'000;
-        options.streamGaps = false;
+        options.streamGaps = true;
         options.twoThreadsFromEvents = c.twoThreadsFrom;
         const AnalysisResult result = analyze(g.trace, options);
         ASSERT_EQ(result.devices.size(), 1u);
@@ -202,14 +204,30 @@ TEST_P(DevicePassReference, MatchesTheDefinitionsOnRandomTraces)
         EXPECT_EQ(d.exposed.memcpy, expected.exposed.memcpy);
         EXPECT_EQ(d.exposed.idle, expected.exposed.idle);
         EXPECT_EQ(d.idleByCause, expected.idleByCause);
-        ASSERT_EQ(result.gaps.size(), expected.gaps.size());
         EXPECT_EQ(d.gapCount, expected.gaps.size());
-        for (std::size_t i = 0; i < expected.gaps.size(); ++i) {
+        // Then each stream that has activity, in lane order.
+        std::vector<Gap> expectedGaps = expected.gaps;
+        for (const Lane& lane : g.trace.lanes) {
+            const auto index = static_cast<std::uint32_t>(&lane - g.trace.lanes.data());
+            if (lane.kind != LaneKind::GpuStream
+                || std::none_of(lane.events.begin(), lane.events.end(), [&](const Event& e) {
+                       return e.end > e.start
+                           && (c.set == ActivitySet::All ? isGpuActivity(e.kind) : e.kind == EventKind::Kernel);
+                   }))
+                continue;
+            const Expected streamExpected
+                = reference(g, result.windows[0], c.set, options.launchThresholdNs, LaneIndex { index });
+            expectedGaps.insert(expectedGaps.end(), streamExpected.gaps.begin(), streamExpected.gaps.end());
+        }
+        ASSERT_EQ(result.gaps.size(), expectedGaps.size());
+        for (std::size_t i = 0; i < expectedGaps.size(); ++i) {
+            const Gap& want = expectedGaps[i];
             SCOPED_TRACE("gap " + std::to_string(i));
-            EXPECT_EQ(result.gaps[i].start, expected.gaps[i].start);
-            EXPECT_EQ(result.gaps[i].end, expected.gaps[i].end);
-            EXPECT_EQ(result.gaps[i].closingOp, expected.gaps[i].closingOp);
-            EXPECT_EQ(result.gaps[i].cause, expected.gaps[i].cause);
+            EXPECT_EQ(result.gaps[i].stream, want.stream);
+            EXPECT_EQ(result.gaps[i].start, want.start);
+            EXPECT_EQ(result.gaps[i].end, want.end);
+            EXPECT_EQ(result.gaps[i].closingOp, want.closingOp);
+            EXPECT_EQ(result.gaps[i].cause, want.cause);
         }
     }
 }
