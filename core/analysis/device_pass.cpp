@@ -124,6 +124,8 @@ private:
         if (span.end != kNever)
             m_sink.add({ span.start, span.end, opener.ref, opener.correlation });
         opener = next;
+        if constexpr (requires { m_sink.expect(next.correlation); })
+            m_sink.expect(next.correlation);
     }
     /// |current span ∩ window|; the spans of one union come in ascending order.
     [[gnu::always_inline]] TimeNs inWindow(Span& span) const

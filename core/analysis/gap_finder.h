@@ -39,6 +39,11 @@ class GapEmitter {
 public:
     GapEmitter(const IntervalSet& window, const Gap& prototype, const GapClassifier& classifier, std::vector<Gap>& out);
     void add(const BusySpan& span);
+    /// A span opened by an op with this correlation id will come: its gap's launch is looked up then.
+    void expect(std::uint32_t openerCorrelation) const
+    {
+        m_classifier.trace().prefetchLaunchStart(m_prototype.process, openerCorrelation);
+    }
     /// Emits the idle ends of the window after the last span.
     void finish();
     /// Idle time of the emitted gaps by cause.

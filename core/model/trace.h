@@ -183,6 +183,16 @@ public:
         const auto launch = m_launches.first(process, correlation);
         return launch ? std::optional<TimeNs>(event(*launch).start) : std::nullopt;
     }
+    /// Asks the cache for what launchStartOf(process, correlation) will read, ahead of the lookup.
+    void prefetchLaunchStart(ProcessIndex process, std::uint32_t correlation) const
+    {
+        if (process.value >= m_launches.parts.size())
+            return;
+        const CorrelationIndex::Part& part = m_launches.parts[process.value];
+        const std::uint32_t offset = correlation - part.base;
+        if (offset < part.slotCount)
+            __builtin_prefetch(m_launchStarts.data() + part.firstSlot + offset);
+    }
     /// The GPU ops launched by an API call (usually one; a graph launch or a collective can make several).
     std::vector<EventRef> gpuOpsOf(EventRef apiCall) const;
 
