@@ -6,6 +6,7 @@
 
 #include "core/analysis/interval_set.h"
 #include "core/model/call_names.h"
+#include "core/model/packed_optional.h"
 #include "core/model/trace.h"
 
 #include <array>
@@ -93,17 +94,18 @@ struct GapEvidence {
 
 /// One idle gap, as compact as the figures allow: analyze() lists every gap of a trace with its cause.
 struct Gap {
-    ProcessIndex process;
-    DeviceIndex device;
-    /// Set for a stream gap; nullopt for a device gap (all streams idle).
-    std::optional<LaneIndex> stream;
     TimeNs start = 0;
     TimeNs end = 0;
+    ProcessIndex process;
+    DeviceIndex device;
+    /// Set for a stream gap; none for a device gap (all streams idle).
+    PackedOptional<LaneIndex> stream;
+    /// The GPU op that ended the gap (GapEvidence::closingOp); none when no activity follows it.
+    PackedOptional<EventRef> closingOp;
     GapCause cause = GapCause::Unknown;
-    /// The GPU op that ended the gap (GapEvidence::closingOp); nullopt when no activity follows it.
-    std::optional<EventRef> closingOp;
     TimeNs duration() const { return end - start; }
 };
+static_assert(sizeof(Gap) == 40, "a trace can have millions of gaps: keep Gap at 40 bytes");
 
 struct ExposedTime {
     TimeNs compute = 0;
