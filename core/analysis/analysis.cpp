@@ -55,21 +55,27 @@ void reserveMore(std::vector<Gap>& gaps, std::size_t more)
     }
 }
 
+std::size_t eventsOn(const Trace& trace, const std::vector<LaneIndex>& lanes, std::size_t first = 0)
+{
+    std::size_t events = 0;
+    for (std::size_t i = first; i < lanes.size(); ++i)
+        events += trace.lanes[lanes[i].value].events.size();
+    return events;
+}
+
 /// Where to cut a device's activity into two slices of about equal work: the start of the middle event of its
 /// busiest stream, if the device has `fromEvents` events and the cut lies inside the window; else nullopt.
 std::optional<TimeNs> sliceCut(
     const Trace& trace, const std::vector<LaneIndex>& lanes, const Window& window, std::size_t fromEvents)
 {
-    std::size_t events = 0;
-    const Lane* busiest = nullptr;
-    for (LaneIndex l : lanes) {
-        const Lane& lane = trace.lanes[l.value];
-        events += lane.events.size();
-        if (!busiest || lane.events.size() > busiest->events.size())
-            busiest = &lane;
-    }
+    const std::size_t events = eventsOn(trace, lanes);
     if (events == 0 || events < fromEvents || window.ranges.empty())
         return std::nullopt;
+    const Lane* busiest = nullptr;
+    for (LaneIndex l : lanes) {
+        if (!busiest || trace.lanes[l.value].events.size() > busiest->events.size())
+            busiest = &trace.lanes[l.value];
+    }
     const TimeNs cut = busiest->events[busiest->events.size() / 2].start;
     if (cut <= window.start() || cut >= window.end())
         return std::nullopt;
@@ -83,9 +89,7 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     const ProcessIndex process = trace.devices[device.value].process;
     const Window& window = result.windows[process.value];
     const std::vector<LaneIndex> lanes = streamLanesOf(trace, device);
-    std::size_t events = 0;
-    for (LaneIndex lane : lanes)
-        events += trace.lanes[lane.value].events.size();
+    const std::size_t events = eventsOn(trace, lanes);
 
     DeviceFigures figures;
     figures.device = device;
@@ -119,11 +123,7 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
         gaps.finish();
         const DeviceMeasure m = laterMeasure.get();
         gaps.append(later, *cut);
-        measure.busyInWindow += m.busyInWindow;
-        measure.exposed.compute += m.exposed.compute;
-        measure.exposed.communication += m.exposed.communication;
-        measure.exposed.memcpy += m.exposed.memcpy;
-        measure.exposed.idle += m.exposed.idle;
+        measure += m;
     } else {
         measure = measureDevice(trace, lanes, names, options.activity, window.ranges, {}, gaps);
         gaps.finish();
@@ -145,9 +145,7 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
     const AnalysisOptions& options, const Window& window, std::vector<Gap>& gaps)
 {
     const std::vector<LaneIndex> lanes = streamLanesOf(trace, device);
-    std::size_t events = 0;
-    for (LaneIndex lane : lanes)
-        events += trace.lanes[lane.value].events.size();
+    const std::size_t events = eventsOn(trace, lanes);
     reserveMore(gaps, events + lanes.size() * window.ranges.intervals().size());
     Gap prototype;
     prototype.process = trace.devices[device.value].process;
@@ -170,12 +168,9 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
             before += trace.lanes[lanes[split].value].events.size();
     }
     std::vector<Gap> laterStreams;
-    if (split < lanes.size()) {
-        std::size_t laterEvents = 0;
-        for (std::size_t i = split; i < lanes.size(); ++i)
-            laterEvents += trace.lanes[lanes[i].value].events.size();
-        reserveMore(laterStreams, laterEvents + (lanes.size() - split) * window.ranges.intervals().size());
-    }
+    if (split < lanes.size())
+        reserveMore(
+            laterStreams, eventsOn(trace, lanes, split) + (lanes.size() - split) * window.ranges.intervals().size());
     auto later = std::async(split < lanes.size() ? std::launch::async : std::launch::deferred,
         [&] { streamGapsOf(split, lanes.size(), laterStreams); });
     streamGapsOf(0, split, gaps);

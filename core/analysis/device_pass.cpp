@@ -192,26 +192,27 @@ DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lane
     const LaneRun main = *busiest;
     runs.erase(busiest);
     StartOrderMerge others(runs);
-    std::span<const MergedEvent> chunk = others.next();
-    const MergedEvent* o = chunk.data();
-    const MergedEvent* oEnd = o + chunk.size();
+    std::span<const MergedEvent> chunk;
+    const MergedEvent* o = nullptr;
+    const MergedEvent* oEnd = nullptr;
+    const auto nextChunk = [&] {
+        chunk = others.next();
+        o = chunk.data();
+        oEnd = o + chunk.size();
+        return o != oEnd;
+    };
+    const auto takeOther = [&] {
+        sweep.take(*o->event, o->start, std::min(o->event->end, slice.to), { o->lane, o->index });
+        return ++o != oEnd || nextChunk();
+    };
+    bool othersLeft = nextChunk();
     for (const Event* e = main.first; e != main.last; ++e) {
-        while (o != oEnd && o->start <= e->start)
-            [[unlikely]]
-            {
-                sweep.take(*o->event, o->start, std::min(o->event->end, slice.to), { o->lane, o->index });
-                if (++o == oEnd) {
-                    chunk = others.next();
-                    o = chunk.data();
-                    oEnd = o + chunk.size();
-                }
-            }
+        while (othersLeft && o->start <= e->start)
+            othersLeft = takeOther();
         sweep.take(*e, e->start, std::min(e->end, slice.to), { main.lane, static_cast<std::uint32_t>(e - main.begin) });
     }
-    for (; o != oEnd; chunk = others.next(), o = chunk.data(), oEnd = o + chunk.size()) {
-        for (; o != oEnd; ++o)
-            sweep.take(*o->event, o->start, std::min(o->event->end, slice.to), { o->lane, o->index });
-    }
+    while (othersLeft)
+        othersLeft = takeOther();
     return sweep.finish();
 }
 

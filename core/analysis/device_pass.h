@@ -27,6 +27,16 @@ struct DeviceMeasure {
     TimeNs busyInWindow = 0;
     /// Exposed time over the window (DESIGN.md §4): sums exactly to the window's length.
     ExposedTime exposed;
+    /// Adds the measure of the next time slice.
+    DeviceMeasure& operator+=(const DeviceMeasure& next)
+    {
+        busyInWindow += next.busyInWindow;
+        exposed.compute += next.exposed.compute;
+        exposed.communication += next.exposed.communication;
+        exposed.memcpy += next.exposed.memcpy;
+        exposed.idle += next.exposed.idle;
+        return *this;
+    }
 };
 
 /// Measures the activity of `lanes` (the stream lanes of one device) within `slice` over `window` (which lies
