@@ -39,23 +39,21 @@ HostScan scanHostLanes(const Trace& trace, const NameClasses& names, std::option
     const std::size_t processes = trace.processes.size();
     scan.stepRanges.resize(processes);
     scan.syncCalls.resize(processes);
-    if (names.anyHostInterest()) {
-        // Trace::finalize() listed the candidates on each lane; only those are read.
-        for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-            const Lane& lane = trace.lanes[l];
-            if (lane.kind != LaneKind::CpuThread || (only && lane.process != *only))
-                continue;
-            const std::uint32_t p = lane.process.value;
-            for (std::uint32_t i : lane.stepCandidates) {
-                const Event& e = lane.events[i];
-                if (names.isProfilerStep(e.name)
-                    || ((e.kind == EventKind::NvtxRange || e.kind == EventKind::UserAnnotation)
-                        && names.matchesStepPattern(e.name)))
-                    scan.stepRanges[p].push_back({ LaneIndex { l }, i });
-            }
-            for (std::uint32_t i : lane.syncCalls)
-                scan.syncCalls[p].add(lane.events[i].start, lane.events[i].end, { LaneIndex { l }, i });
+    // Trace::finalize() listed the candidates on each lane; only those are read.
+    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+        const Lane& lane = trace.lanes[l];
+        if (lane.kind != LaneKind::CpuThread || (only && lane.process != *only))
+            continue;
+        const std::uint32_t p = lane.process.value;
+        for (std::uint32_t i : lane.stepCandidates) {
+            const Event& e = lane.events[i];
+            if (names.isProfilerStep(e.name)
+                || ((e.kind == EventKind::NvtxRange || e.kind == EventKind::UserAnnotation)
+                    && names.matchesStepPattern(e.name)))
+                scan.stepRanges[p].push_back({ LaneIndex { l }, i });
         }
+        for (std::uint32_t i : lane.syncCalls)
+            scan.syncCalls[p].add(lane.events[i].start, lane.events[i].end, { LaneIndex { l }, i });
     }
     for (SyncCallIndex& index : scan.syncCalls)
         index.finish();

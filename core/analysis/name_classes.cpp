@@ -52,14 +52,11 @@ NameClasses::NameClasses(const Trace& trace, const std::string& stepPattern, std
         std::uint8_t f = 0;
         if (isCommunicationKernel(name))
             f |= kCommunication;
-        if (isSynchronizingCall(name))
-            f |= kSynchronizing;
         if (isProfilerStepName(name))
             f |= kProfilerStep;
         if (pattern && std::regex_search(name.begin(), name.end(), *pattern))
             f |= kStepPattern;
         m_flags[id] = f;
-        m_anyHostInterest = m_anyHostInterest || (f & (kSynchronizing | kProfilerStep | kStepPattern));
     }
 }
 

@@ -143,24 +143,6 @@ public:
             return std::nullopt;
         return m_launches.first(lanes[gpuOp.lane.value].process, e.correlation);
     }
-    /// launchOf() as the call itself, nullptr without one: for loops over millions of ops (no optional to build).
-    const Event* launchEventOf(EventRef gpuOp) const
-    {
-        const Event& e = event(gpuOp);
-        if (e.correlation == 0)
-            return nullptr;
-        const std::uint32_t process = lanes[gpuOp.lane.value].process.value;
-        if (process < m_launches.parts.size() && m_launches.parts[process].slotCount > 0) {
-            const CorrelationIndex::Part& part = m_launches.parts[process];
-            const std::uint32_t offset = e.correlation - part.base;
-            if (offset >= part.slotCount)
-                return nullptr;
-            const CorrelationIndex::Slot& slot = m_launches.slotTable[part.firstSlot + offset];
-            return slot.lane == CorrelationIndex::kEmptySlot ? nullptr : &lanes[slot.lane].events[slot.index];
-        }
-        const auto launch = launchOf(gpuOp);
-        return launch ? &event(*launch) : nullptr;
-    }
     /// The start of the API call that launched a GPU op (launchOf's), nullopt without one: what the gap
     /// analysis asks of every gap, one load from a table by correlation id where ids are dense.
     std::optional<TimeNs> launchStartOf(EventRef gpuOp) const
