@@ -19,9 +19,9 @@ public:
     /// `syncCalls` is indexed by process.
     GapClassifier(const Trace& trace, const std::vector<SyncCallIndex>& syncCalls, TimeNs launchThresholdNs);
     /// The cause of the gap from its closing op's launch, found by the op's correlation id (0: none, or no
-    /// closing op) with Trace::launchStartOf (one load from a table); the
-    /// evidence events are looked up again by gapEvidence() when someone asks. `syncCursor` (0 at first)
-    /// serves gaps of one device or stream, classified in time order.
+    /// closing op) with Trace::launchStartOf (one load from a table); the evidence events are looked up again
+    /// by gapEvidence() when someone asks. `syncCursor` (0 at first) serves gaps of one device or stream,
+    /// classified in time order.
     GapCause classify(const Gap& gap, std::uint32_t closingCorrelation, std::size_t& syncCursor) const;
     const Trace& trace() const { return m_trace; }
 

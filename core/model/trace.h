@@ -155,12 +155,8 @@ public:
         if (correlation == 0)
             return std::nullopt;
         if (process.value < m_launches.parts.size() && m_launches.parts[process.value].slotCount > 0) {
-            const CorrelationIndex::Part& part = m_launches.parts[process.value];
-            const std::uint32_t offset = correlation - part.base;
-            if (offset >= part.slotCount)
-                return std::nullopt;
-            const TimeNs start = m_launchStarts[part.firstSlot + offset];
-            return start == kNoLaunchStart ? std::nullopt : std::optional<TimeNs>(start);
+            const TimeNs* start = launchStartEntry(process, correlation);
+            return start && *start != kNoLaunchStart ? std::optional<TimeNs>(*start) : std::nullopt;
         }
         const auto launch = m_launches.first(process, correlation);
         return launch ? std::optional<TimeNs>(event(*launch).start) : std::nullopt;
@@ -168,12 +164,8 @@ public:
     /// Asks the cache for what launchStartOf(process, correlation) will read, ahead of the lookup.
     void prefetchLaunchStart(ProcessIndex process, std::uint32_t correlation) const
     {
-        if (process.value >= m_launches.parts.size())
-            return;
-        const CorrelationIndex::Part& part = m_launches.parts[process.value];
-        const std::uint32_t offset = correlation - part.base;
-        if (offset < part.slotCount)
-            __builtin_prefetch(m_launchStarts.data() + part.firstSlot + offset);
+        if (const TimeNs* start = launchStartEntry(process, correlation))
+            __builtin_prefetch(start);
     }
     /// The GPU ops launched by an API call (usually one; a graph launch or a collective can make several).
     std::vector<EventRef> gpuOpsOf(EventRef apiCall) const;
@@ -264,6 +256,15 @@ private:
     /// gap analysis reads these 8 bytes per gap instead of the launch call itself.
     std::vector<TimeNs> m_launchStarts;
     static constexpr TimeNs kNoLaunchStart = std::numeric_limits<TimeNs>::min();
+    /// The m_launchStarts entry of a correlation id of a process with a table, nullptr outside the table.
+    const TimeNs* launchStartEntry(ProcessIndex process, std::uint32_t correlation) const
+    {
+        if (process.value >= m_launches.parts.size())
+            return nullptr;
+        const CorrelationIndex::Part& part = m_launches.parts[process.value];
+        const std::uint32_t offset = correlation - part.base; // ids below the table wrap to a large offset
+        return offset < part.slotCount ? m_launchStarts.data() + part.firstSlot + offset : nullptr;
+    }
     CorrelationIndex m_gpuOps; // GPU-lane events with a correlation id
     std::map<std::pair<std::uint32_t, std::int64_t>, LaneIndex> m_threadLaneIndex; // (process, tid)
     std::map<std::pair<std::uint32_t, std::int64_t>, LaneIndex> m_streamLaneIndex; // (device, stream)
