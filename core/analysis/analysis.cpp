@@ -11,6 +11,7 @@
 #include "core/model/huge_pages.h"
 
 #include <algorithm>
+#include <array>
 #include <future>
 #include <limits>
 #include <optional>
@@ -42,17 +43,13 @@ StepStats stepStatsOf(ProcessIndex process, const std::vector<Step>& steps)
     return stats;
 }
 
-/// Room for `more` gaps without reallocating for each device or stream (capacity never touched costs nothing).
-void reserveMore(std::vector<Gap>& gaps, std::size_t more)
+/// An empty list of gaps with room for `capacity` (capacity never touched costs nothing).
+std::vector<Gap> gapRun(std::size_t capacity)
 {
-    const std::size_t needed = gaps.size() + more;
-    if (gaps.capacity() < needed) {
-        std::vector<Gap> fresh;
-        fresh.reserve(std::max(needed, 2 * gaps.capacity()));
-        adviseHugePages(fresh.data(), fresh.capacity() * sizeof(Gap));
-        fresh.insert(fresh.end(), gaps.begin(), gaps.end());
-        gaps.swap(fresh);
-    }
+    std::vector<Gap> run;
+    run.reserve(capacity);
+    adviseHugePages(run.data(), run.capacity() * sizeof(Gap));
+    return run;
 }
 
 std::size_t eventsOn(const Trace& trace, const std::vector<LaneIndex>& lanes, std::size_t first = 0)
@@ -99,35 +96,48 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     Gap prototype;
     prototype.process = process;
     prototype.device = device;
-    const std::size_t firstGap = result.gaps.size();
-    reserveMore(result.gaps, events + window.ranges.intervals().size());
     const std::optional<TimeNs> cut = sliceCut(trace, lanes, window, options.twoThreadsFromEvents);
-    const IntervalSet earlierWindow
-        = cut ? window.ranges.clip({ std::numeric_limits<TimeNs>::min(), *cut }) : window.ranges;
-    GapEmitter gaps(earlierWindow, prototype, classifier, result.gaps);
-    DeviceMeasure measure;
+    // What each thread writes lies on cache lines of its own: the emitters update their state at every gap.
+    struct alignas(128) Slice {
+        TimeSlice extent;
+        IntervalSet window;
+        std::vector<Gap> gaps;
+        std::optional<GapEmitter> emitter;
+        DeviceMeasure measure;
+    };
+    std::array<Slice, 2> slices;
+    const std::size_t sliceCount = cut ? 2 : 1;
     if (cut) {
-        // The later slice on a second thread, into a list of its own, joined to the earlier one's at the cut.
-        const IntervalSet laterWindow = window.ranges.clip({ *cut, std::numeric_limits<TimeNs>::max() });
-        std::vector<Gap> laterGaps;
-        reserveMore(laterGaps, events / 2 + window.ranges.intervals().size());
-        GapEmitter later(laterWindow, prototype, classifier, laterGaps);
-        auto laterMeasure = std::async(std::launch::async, [&] {
-            const DeviceMeasure m = measureDevice(trace, lanes, names, options.activity, laterWindow,
-                { *cut, std::numeric_limits<TimeNs>::max() }, later);
-            later.finish();
-            return m;
-        });
-        measure = measureDevice(
-            trace, lanes, names, options.activity, earlierWindow, { std::numeric_limits<TimeNs>::min(), *cut }, gaps);
-        gaps.finish();
-        const DeviceMeasure m = laterMeasure.get();
-        gaps.append(later, *cut);
-        measure += m;
-    } else {
-        measure = measureDevice(trace, lanes, names, options.activity, window.ranges, {}, gaps);
-        gaps.finish();
+        slices[0].extent = { std::numeric_limits<TimeNs>::min(), *cut };
+        slices[1].extent = { *cut, std::numeric_limits<TimeNs>::max() };
     }
+    for (std::size_t i = 0; i < sliceCount; ++i) {
+        Slice& slice = slices[i];
+        slice.window = cut ? window.ranges.clip({ slice.extent.from, slice.extent.to }) : window.ranges;
+        slice.gaps = gapRun(events + window.ranges.intervals().size());
+        slice.emitter.emplace(slice.window, prototype, classifier, slice.gaps);
+    }
+    const auto measureSlice = [&](Slice& slice) {
+        slice.measure
+            = measureDevice(trace, lanes, names, options.activity, slice.window, slice.extent, *slice.emitter);
+        slice.emitter->finish();
+    };
+    // The later slice on a second thread, into a list of its own, joined to the earlier one's at the cut.
+    auto later = std::async(cut ? std::launch::async : std::launch::deferred, [&] {
+        if (cut)
+            measureSlice(slices[1]);
+    });
+    measureSlice(slices[0]);
+    later.get();
+    DeviceMeasure measure = slices[0].measure;
+    GapEmitter& gaps = *slices[0].emitter;
+    if (cut) {
+        gaps.join(*slices[1].emitter, *cut);
+        measure += slices[1].measure;
+    }
+    figures.gapCount = slices[0].gaps.size() + slices[1].gaps.size();
+    result.gaps.append(std::move(slices[0].gaps));
+    result.gaps.append(std::move(slices[1].gaps));
     result.hasGpuActivity = result.hasGpuActivity || activityExtent(trace, device, ActivitySet::All).has_value();
     figures.exposed = measure.exposed;
     figures.busyNs = measure.busyInWindow;
@@ -135,22 +145,22 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     figures.utilization
         = figures.spanNs > 0 ? static_cast<double>(figures.busyNs) / static_cast<double>(figures.spanNs) : 0.0;
     figures.idleByCause = gaps.idleByCause();
-    figures.gapCount = result.gaps.size() - firstGap;
     result.devices.push_back(std::move(figures));
 }
 
 /// The stream gaps of one device (with causes), appended to `gaps`: each stream on its own, and on large
-/// devices the later streams on a second thread, into a list of their own.
+/// devices the later streams on a second thread, into a run of their own.
 void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses& names, const GapClassifier& classifier,
-    const AnalysisOptions& options, const Window& window, std::vector<Gap>& gaps)
+    const AnalysisOptions& options, const Window& window, GapList& gaps)
 {
     const std::vector<LaneIndex> lanes = streamLanesOf(trace, device);
     const std::size_t events = eventsOn(trace, lanes);
-    reserveMore(gaps, events + lanes.size() * window.ranges.intervals().size());
     Gap prototype;
     prototype.process = trace.devices[device.value].process;
     prototype.device = device;
-    const auto streamGapsOf = [&](std::size_t first, std::size_t last, std::vector<Gap>& out) {
+    const auto streamGapsOf = [&](std::size_t first, std::size_t last) {
+        std::vector<Gap> out = gapRun(eventsOn(trace, lanes, first) - eventsOn(trace, lanes, last)
+            + (last - first) * window.ranges.intervals().size());
         Gap streamPrototype = prototype;
         for (std::size_t i = first; i < last; ++i) {
             streamPrototype.stream = lanes[i];
@@ -160,6 +170,7 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
             if (laneGaps.sawActivity())
                 laneGaps.finish();
         }
+        return out;
     };
     std::size_t split = lanes.size();
     if (events >= options.twoThreadsFromEvents) {
@@ -167,15 +178,10 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
         for (split = 0; split < lanes.size() && before < events / 2; ++split)
             before += trace.lanes[lanes[split].value].events.size();
     }
-    std::vector<Gap> laterStreams;
-    if (split < lanes.size())
-        reserveMore(
-            laterStreams, eventsOn(trace, lanes, split) + (lanes.size() - split) * window.ranges.intervals().size());
     auto later = std::async(split < lanes.size() ? std::launch::async : std::launch::deferred,
-        [&] { streamGapsOf(split, lanes.size(), laterStreams); });
-    streamGapsOf(0, split, gaps);
-    later.get();
-    gaps.insert(gaps.end(), laterStreams.begin(), laterStreams.end());
+        [&] { return streamGapsOf(split, lanes.size()); });
+    gaps.append(streamGapsOf(0, split));
+    gaps.append(later.get());
 }
 
 } // namespace

@@ -4,9 +4,9 @@
 // The figures of DESIGN.md §4: windows, busy/idle, gaps and their causes, exposed time, steps,
 // kernel statistics, launch delay. Pure functions of a finalized Trace; no Qt, no I/O.
 
+#include "core/analysis/gap.h"
 #include "core/analysis/interval_set.h"
 #include "core/model/call_names.h"
-#include "core/model/packed_optional.h"
 #include "core/model/trace.h"
 
 #include <array>
@@ -18,8 +18,6 @@ namespace gapscope {
 
 enum class WindowKind : std::uint8_t { Gpu, Trace, Steps, Explicit };
 enum class ActivitySet : std::uint8_t { All, Kernels };
-enum class GapCause : std::uint8_t { Sync, Host, Launch, Dependency, Unknown };
-inline constexpr int kGapCauseCount = 5;
 
 std::string_view windowKindName(WindowKind kind); // "gpu", "trace", "steps", "explicit"
 std::string_view activitySetName(ActivitySet set); // "all", "kernels"
@@ -92,21 +90,6 @@ struct GapEvidence {
     std::string summary;
 };
 
-/// One idle gap, as compact as the figures allow: analyze() lists every gap of a trace with its cause.
-struct Gap {
-    TimeNs start = 0;
-    TimeNs end = 0;
-    ProcessIndex process;
-    DeviceIndex device;
-    /// Set for a stream gap; none for a device gap (all streams idle).
-    PackedOptional<LaneIndex> stream;
-    /// The GPU op that ended the gap (GapEvidence::closingOp); none when no activity follows it.
-    PackedOptional<EventRef> closingOp;
-    GapCause cause = GapCause::Unknown;
-    TimeNs duration() const { return end - start; }
-};
-static_assert(sizeof(Gap) == 40, "a trace can have millions of gaps: keep Gap at 40 bytes");
-
 struct ExposedTime {
     TimeNs compute = 0;
     TimeNs communication = 0;
@@ -153,7 +136,7 @@ struct AnalysisResult {
     std::vector<Window> windows;
     std::vector<DeviceFigures> devices;
     /// Device gaps, then stream gaps, each in time order per device/stream.
-    std::vector<Gap> gaps;
+    GapList gaps;
     std::vector<Step> steps;
     /// One entry per analyzed process that has steps.
     std::vector<StepStats> stepStats;
@@ -192,7 +175,7 @@ std::string describeGap(const Trace& trace, const Gap& gap, TimeNs launchThresho
 
 /// The `count` longest of `gaps` (device gaps only, when `deviceGapsOnly`), longest first, equal durations in
 /// list order. One pass over the gaps with a heap of `count`: the longest of millions cost no sort of them all.
-std::vector<const Gap*> longestGaps(const std::vector<Gap>& gaps, std::size_t count, bool deviceGapsOnly);
+std::vector<const Gap*> longestGaps(const GapList& gaps, std::size_t count, bool deviceGapsOnly);
 
 /// Start of a GPU op minus the start of the API call that launched it; nullopt without a launch.
 std::optional<TimeNs> launchDelay(const Trace& trace, EventRef gpuOp);

@@ -26,6 +26,9 @@ public:
     UnionSweep(const IntervalSet& window, const NameClasses& names, Sink& sink)
         : m_window(window.intervals())
         , m_windowLength(window.totalLength())
+        , m_oneRange(m_window.size() == 1)
+        , m_rangeStart(m_oneRange ? m_window[0].start : 0)
+        , m_rangeEnd(m_oneRange ? m_window[0].end : 0)
         , m_names(names)
         , m_sink(sink)
     { }
@@ -130,8 +133,8 @@ private:
     /// |current span ∩ window|; the spans of one union come in ascending order.
     [[gnu::always_inline]] TimeNs inWindow(Span& span) const
     {
-        if (m_window.size() == 1) [[likely]] { // the usual window: one range
-            const TimeNs clipped = std::min(span.end, m_window[0].end) - std::max(span.start, m_window[0].start);
+        if (m_oneRange) [[likely]] { // the usual window
+            const TimeNs clipped = std::min(span.end, m_rangeEnd) - std::max(span.start, m_rangeStart);
             return clipped > 0 ? clipped : 0;
         }
         TimeNs total = 0;
@@ -144,6 +147,10 @@ private:
 
     const std::vector<Interval>& m_window;
     const TimeNs m_windowLength;
+    // The window's one range, copied here so that the hot loop keeps it in registers.
+    const bool m_oneRange;
+    const TimeNs m_rangeStart;
+    const TimeNs m_rangeEnd;
     const NameClasses& m_names;
     Sink& m_sink;
     Span m_c;
@@ -192,27 +199,24 @@ DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lane
     const LaneRun main = *busiest;
     runs.erase(busiest);
     StartOrderMerge others(runs);
-    std::span<const MergedEvent> chunk;
-    const MergedEvent* o = nullptr;
-    const MergedEvent* oEnd = nullptr;
-    const auto nextChunk = [&] {
-        chunk = others.next();
-        o = chunk.data();
-        oEnd = o + chunk.size();
-        return o != oEnd;
-    };
-    const auto takeOther = [&] {
-        sweep.take(*o->event, o->start, std::min(o->event->end, slice.to), { o->lane, o->index });
-        return ++o != oEnd || nextChunk();
-    };
-    bool othersLeft = nextChunk();
-    for (const Event* e = main.first; e != main.last; ++e) {
-        while (othersLeft && o->start <= e->start)
-            othersLeft = takeOther();
-        sweep.take(*e, e->start, std::min(e->end, slice.to), { main.lane, static_cast<std::uint32_t>(e - main.begin) });
+    std::span<const MergedEvent> chunk = others.next();
+    const MergedEvent* o = chunk.data();
+    const MergedEvent* oEnd = o + chunk.size();
+    // One loop, all of it inlined, so that the sweep's running unions stay in registers.
+    for (const Event* e = main.first; e != main.last || o != oEnd;) {
+        if (o != oEnd && (e == main.last || o->start <= e->start)) {
+            sweep.take(*o->event, o->start, std::min(o->event->end, slice.to), { o->lane, o->index });
+            if (++o == oEnd) [[unlikely]] {
+                chunk = others.next();
+                o = chunk.data();
+                oEnd = o + chunk.size();
+            }
+        } else {
+            sweep.take(
+                *e, e->start, std::min(e->end, slice.to), { main.lane, static_cast<std::uint32_t>(e - main.begin) });
+            ++e;
+        }
     }
-    while (othersLeft)
-        othersLeft = takeOther();
     return sweep.finish();
 }
 

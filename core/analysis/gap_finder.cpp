@@ -79,7 +79,7 @@ void GapEmitter::reclassify(Gap& gap)
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
 }
 
-void GapEmitter::append(const GapEmitter& next, TimeNs cut)
+void GapEmitter::join(GapEmitter& next, TimeNs cut)
 {
     const auto uncount
         = [this](const Gap& gap) { m_idleByCause[static_cast<std::size_t>(gap.cause)] -= gap.duration(); };
@@ -91,19 +91,16 @@ void GapEmitter::append(const GapEmitter& next, TimeNs cut)
             reclassify(m_out[g]);
         }
     }
-    std::size_t from = next.m_first;
     for (int c = 0; c < kGapCauseCount; ++c)
         m_idleByCause[c] += next.m_idleByCause[c];
-    if (count() > 0 && m_out.back().end == cut && next.count() > 0 && next.m_out[from].start == cut) {
-        const Gap& rest = next.m_out[from++];
-        Gap& gap = m_out.back();
-        uncount(gap);
+    if (count() > 0 && m_out.back().end == cut && next.count() > 0 && next.m_out[next.m_first].start == cut) {
+        Gap& rest = next.m_out[next.m_first];
+        uncount(m_out.back());
         uncount(rest);
-        gap.end = rest.end;
-        gap.closingOp = rest.closingOp;
-        reclassify(gap);
+        rest.start = m_out.back().start;
+        m_out.pop_back();
+        reclassify(rest);
     }
-    m_out.insert(m_out.end(), next.m_out.begin() + static_cast<std::ptrdiff_t>(from), next.m_out.end());
 }
 
 } // namespace gapscope

@@ -52,11 +52,13 @@ public:
     bool sawActivity() const { return m_firstSpan.has_value(); }
     /// The number of gaps this emitter has put in its list.
     std::size_t count() const { return m_out.size() - m_first; }
-    /// Appends the gaps of `next`, which covered the time slice after this one's (device_pass.h) and emitted
-    /// into a list of its own, as one pass over both slices would have found them: this slice's trailing gaps
-    /// get the next slice's first span as closing op, and a gap that ends at `cut` and the next slice's gap
-    /// starting there become one gap; causes and idle time by cause follow. Both emitters have finished.
-    void append(const GapEmitter& next, TimeNs cut);
+    /// Joins the gaps of `next`, which covered the time slice after this one's (device_pass.h) and emitted
+    /// into a list of its own, to this one's, as one pass over both slices would have found them: this
+    /// slice's trailing gaps get the next slice's first span as closing op, and a gap that ends at `cut` and
+    /// the next slice's gap starting there become one gap (next's first, which this list then no longer ends
+    /// with); causes and idle time by cause follow. Both emitters have finished; the two lists, one after the
+    /// other, are then the gaps of both slices.
+    void join(GapEmitter& next, TimeNs cut);
 
 private:
     void emit(TimeNs start, TimeNs end, const BusySpan* closing);
