@@ -71,7 +71,7 @@ void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
 
 void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top, std::ostream& out)
 {
-    const std::vector<const Gap*> gaps = longestGaps(result.gaps, top, true);
+    const std::vector<const Gap*> gaps = longestDeviceGaps(result, top);
     out << "\nLongest device gaps (start relative to the window start)\n";
     if (gaps.empty()) {
         out << "  none\n";

@@ -79,6 +79,25 @@ std::optional<TimeNs> sliceCut(
     return cut;
 }
 
+/// Adds gaps (indices in result.gaps) to the result's ranking of the longest device gaps, which keeps
+/// options.rankedDeviceGaps of them.
+void rankDeviceGaps(const std::vector<std::size_t>& candidates, const AnalysisOptions& options, AnalysisResult& result)
+{
+    std::vector<RankedGap> ranking;
+    for (std::size_t i : result.longestDeviceGaps)
+        ranking.push_back({ result.gaps[i].duration(), i });
+    for (std::size_t i : candidates)
+        ranking.push_back({ result.gaps[i].duration(), i });
+    std::sort(ranking.begin(), ranking.end(), rankedBefore);
+    ranking.erase(std::unique(ranking.begin(), ranking.end(),
+                      [](const RankedGap& a, const RankedGap& b) { return a.index == b.index; }),
+        ranking.end());
+    ranking.resize(std::min(ranking.size(), options.rankedDeviceGaps));
+    result.longestDeviceGaps.clear();
+    for (const RankedGap& r : ranking)
+        result.longestDeviceGaps.push_back(r.index);
+}
+
 /// Device figures and device gaps of one device, appended to `result`.
 void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& names, const GapClassifier& classifier,
     const AnalysisOptions& options, AnalysisResult& result)
@@ -115,7 +134,8 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
         Slice& slice = slices[i];
         slice.window = cut ? window.ranges.clip({ slice.extent.from, slice.extent.to }) : window.ranges;
         slice.gaps = gapRun(events + window.ranges.intervals().size());
-        slice.emitter.emplace(slice.window, prototype, classifier, slice.gaps);
+        // One more than asked: the join can take a gap off the earlier slice's list.
+        slice.emitter.emplace(slice.window, prototype, classifier, slice.gaps, options.rankedDeviceGaps + 1);
     }
     const auto measureSlice = [&](Slice& slice) {
         slice.measure
@@ -136,8 +156,21 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
         measure += slices[1].measure;
     }
     figures.gapCount = slices[0].gaps.size() + slices[1].gaps.size();
-    result.gaps.append(std::move(slices[0].gaps));
-    result.gaps.append(std::move(slices[1].gaps));
+    // The ranking's candidates: each slice's longest, those the join left in its list, and the gap the join
+    // may have made longer.
+    std::vector<std::size_t> candidates;
+    std::size_t base = result.gaps.size();
+    for (std::size_t i = 0; i < sliceCount; ++i) {
+        for (const RankedGap& r : slices[i].emitter->ranked()) {
+            if (r.index < slices[i].gaps.size())
+                candidates.push_back(base + r.index);
+        }
+        if (i > 0 && !slices[i].gaps.empty())
+            candidates.push_back(base);
+        base += slices[i].gaps.size();
+        result.gaps.append(std::move(slices[i].gaps));
+    }
+    rankDeviceGaps(candidates, options, result);
     result.hasGpuActivity = result.hasGpuActivity || activityExtent(trace, device, ActivitySet::All).has_value();
     figures.exposed = measure.exposed;
     figures.busyNs = measure.busyInWindow;

@@ -50,6 +50,9 @@ struct AnalysisOptions {
     /// A device with at least this many events on its streams is measured on two threads, in two time slices
     /// joined at a cut (the figures are the same either way; SIZE_MAX: always one).
     std::size_t twoThreadsFromEvents = 1'000'000;
+    /// How many of the longest device gaps the analysis ranks as it finds them (AnalysisResult::
+    /// longestDeviceGaps): what a report lists then costs no second pass over millions of gaps.
+    std::size_t rankedDeviceGaps = 100;
     // Gap evidence (and its summary line) is worked out on demand, for the gaps someone looks at:
     // gapEvidence(), describeGap().
 };
@@ -137,6 +140,9 @@ struct AnalysisResult {
     std::vector<DeviceFigures> devices;
     /// Device gaps, then stream gaps, each in time order per device/stream.
     GapList gaps;
+    /// Indices in `gaps` of the longest device gaps over all devices, longest first, equal durations in list
+    /// order: options.rankedDeviceGaps of them, or every device gap if there are fewer.
+    std::vector<std::size_t> longestDeviceGaps;
     std::vector<Step> steps;
     /// One entry per analyzed process that has steps.
     std::vector<StepStats> stepStats;
@@ -176,6 +182,8 @@ std::string describeGap(const Trace& trace, const Gap& gap, TimeNs launchThresho
 /// The `count` longest of `gaps` (device gaps only, when `deviceGapsOnly`), longest first, equal durations in
 /// list order. One pass over the gaps with a heap of `count`: the longest of millions cost no sort of them all.
 std::vector<const Gap*> longestGaps(const GapList& gaps, std::size_t count, bool deviceGapsOnly);
+/// longestGaps(result.gaps, count, true), from the analysis's ranking when it holds that many.
+std::vector<const Gap*> longestDeviceGaps(const AnalysisResult& result, std::size_t count);
 
 /// Start of a GPU op minus the start of the API call that launched it; nullopt without a launch.
 std::optional<TimeNs> launchDelay(const Trace& trace, EventRef gpuOp);

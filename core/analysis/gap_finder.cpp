@@ -5,14 +5,16 @@
 
 namespace gapscope {
 
-GapEmitter::GapEmitter(
-    const IntervalSet& window, const Gap& prototype, const GapClassifier& classifier, std::vector<Gap>& out)
+GapEmitter::GapEmitter(const IntervalSet& window, const Gap& prototype, const GapClassifier& classifier,
+    std::vector<Gap>& out, std::size_t ranked)
     : m_ranges(window.intervals())
     , m_prototype(prototype)
     , m_classifier(classifier)
     , m_out(out)
     , m_first(out.size())
+    , m_rankCapacity(ranked)
 {
+    m_ranked.reserve(ranked);
     if (!m_ranges.empty())
         m_cursor = m_ranges.front().start;
 }
@@ -29,6 +31,16 @@ void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
         gap.closingOp = closing->opener;
     gap.cause = m_classifier.classify(gap, closing ? closing->openerCorrelation : 0, m_syncCursor);
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
+    // Once the ranking is full, nearly every gap is shorter than its last: one comparison.
+    const RankedGap ranked { gap.duration(), m_out.size() - 1 - m_first };
+    if (m_ranked.size() < m_rankCapacity) {
+        m_ranked.push_back(ranked);
+        std::push_heap(m_ranked.begin(), m_ranked.end(), rankedBefore);
+    } else if (m_rankCapacity > 0 && ranked.duration > m_ranked.front().duration) {
+        std::pop_heap(m_ranked.begin(), m_ranked.end(), rankedBefore);
+        m_ranked.back() = ranked;
+        std::push_heap(m_ranked.begin(), m_ranked.end(), rankedBefore);
+    }
 }
 
 void GapEmitter::add(const BusySpan& span)

@@ -31,13 +31,26 @@ private:
     TimeNs m_launchThresholdNs;
 };
 
+/// A gap in a ranking of the longest: its duration and its index in its list.
+struct RankedGap {
+    TimeNs duration;
+    std::size_t index;
+};
+/// The order of longestGaps(): longer first, equal durations in list order.
+inline bool rankedBefore(const RankedGap& a, const RankedGap& b)
+{
+    return a.duration != b.duration ? a.duration > b.duration : a.index < b.index;
+}
+
 /// Turns busy spans, fed in ascending order, into the classified gaps of a window: the maximal sub-intervals
 /// of each window range that no span covers, in time order. Each gap gets `prototype`'s process/device/stream,
 /// as closing op the opener of the first span starting at or after the gap's end (none when the activity ends
 /// before), and its cause. Nothing is stored but the gaps.
 class GapEmitter {
 public:
-    GapEmitter(const IntervalSet& window, const Gap& prototype, const GapClassifier& classifier, std::vector<Gap>& out);
+    /// With `ranked` > 0, also keeps the `ranked` longest of its gaps (ranked()), as they are emitted.
+    GapEmitter(const IntervalSet& window, const Gap& prototype, const GapClassifier& classifier, std::vector<Gap>& out,
+        std::size_t ranked = 0);
     void add(const BusySpan& span);
     /// A span opened by an op with this correlation id will come: its gap's launch is looked up then.
     void expect(std::uint32_t openerCorrelation) const
@@ -50,6 +63,9 @@ public:
     const std::array<TimeNs, kGapCauseCount>& idleByCause() const { return m_idleByCause; }
     /// Whether any span came (a stream without activity has no gaps of its own: then finish() is not called).
     bool sawActivity() const { return m_firstSpan.has_value(); }
+    /// Its longest gaps (at most `ranked`; all of them if it has fewer), in no particular order, by their index
+    /// in the list counted from this emitter's first gap; as emitted (join() does not update it).
+    const std::vector<RankedGap>& ranked() const { return m_ranked; }
     /// The number of gaps this emitter has put in its list.
     std::size_t count() const { return m_out.size() - m_first; }
     /// Joins the gaps of `next`, which covered the time slice after this one's (device_pass.h) and emitted
@@ -78,6 +94,10 @@ private:
     std::array<TimeNs, kGapCauseCount> m_idleByCause {};
     std::size_t m_syncCursor = 0;
     std::optional<BusySpan> m_firstSpan;
+    const std::size_t m_rankCapacity;
+    /// A heap of the longest gaps so far whose top is the one that comes last (rankedBefore): a new gap, which
+    /// comes after every kept one of its length, replaces it only if it is strictly longer.
+    std::vector<RankedGap> m_ranked;
 };
 
 } // namespace gapscope

@@ -45,4 +45,16 @@ std::vector<const Gap*> longestGaps(const GapList& gaps, std::size_t count, bool
     return out;
 }
 
+std::vector<const Gap*> longestDeviceGaps(const AnalysisResult& result, std::size_t count)
+{
+    const std::vector<std::size_t>& ranked = result.longestDeviceGaps;
+    // The ranking holds the `count` longest if it is that long, or if it holds every device gap.
+    if (count > ranked.size() && ranked.size() == result.options.rankedDeviceGaps)
+        return longestGaps(result.gaps, count, true);
+    std::vector<const Gap*> out;
+    for (std::size_t i = 0; i < std::min(count, ranked.size()); ++i)
+        out.push_back(&result.gaps[ranked[i]]);
+    return out;
+}
+
 } // namespace gapscope

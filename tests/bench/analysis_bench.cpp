@@ -177,7 +177,7 @@ const GeneratedTrace& generated(std::size_t gpuEvents)
 std::size_t explainLongestGaps(const Trace& trace, const AnalysisResult& result, std::size_t top)
 {
     std::size_t characters = 0;
-    for (const Gap* gap : longestGaps(result.gaps, top, true))
+    for (const Gap* gap : longestDeviceGaps(result, top))
         characters += gapEvidence(trace, *gap, result.options.launchThresholdNs).summary.size();
     return characters;
 }

@@ -229,6 +229,14 @@ TEST_P(DevicePassReference, MatchesTheDefinitionsOnRandomTraces)
             EXPECT_EQ(result.gaps[i].closingOp, want.closingOp);
             EXPECT_EQ(result.gaps[i].cause, want.cause);
         }
+        // The ranking of the longest device gaps, made as they are found (in two slices joined at a cut when
+        // twoThreadsFrom is 1), is the one a pass over the list gives: with room for all, and for 3.
+        EXPECT_EQ(longestDeviceGaps(result, d.gapCount), longestGaps(result.gaps, d.gapCount, true));
+        AnalysisOptions fewRanked = options;
+        fewRanked.rankedDeviceGaps = 3;
+        const AnalysisResult few = analyze(g.trace, fewRanked);
+        EXPECT_EQ(few.longestDeviceGaps.size(), std::min<std::size_t>(3, d.gapCount));
+        EXPECT_EQ(longestDeviceGaps(few, 3), longestGaps(few.gaps, 3, true));
     }
 }
 

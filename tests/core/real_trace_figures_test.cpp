@@ -255,6 +255,37 @@ TEST(HtaFiguresTest, SampledRanksKeepTheirRanks)
     EXPECT_EQ(d->exposed.idle, d->idleNs);
 }
 
+TEST(HtaFiguresTest, TheRankingOfTheLongestDeviceGapsSpansBothRanks)
+{
+    // Two ranks, 8 devices' worth of lists: the ranking the analysis makes as it finds the gaps is the one a
+    // pass over all of them gives, with room for 5 and with room for every gap.
+    const Trace trace = load({ "hta/trace_filter/sampled_rank-0.json.gz", "hta/trace_filter/sampled_rank-1.json.gz" });
+    for (std::size_t ranked : { std::size_t { 5 }, std::size_t { 1'000'000 } }) {
+        AnalysisOptions options;
+        options.rankedDeviceGaps = ranked;
+        options.twoThreadsFromEvents = 1; // every device in two slices, joined
+        const AnalysisResult result = analyze(trace, options);
+        std::size_t deviceGaps = 0;
+        for (const DeviceFigures& d : result.devices)
+            deviceGaps += d.gapCount;
+        ASSERT_GT(deviceGaps, 5u);
+        EXPECT_EQ(result.longestDeviceGaps.size(), std::min(ranked, deviceGaps));
+        const std::vector<const Gap*> expected = longestGaps(result.gaps, ranked, true);
+        EXPECT_EQ(longestDeviceGaps(result, ranked), expected);
+        // Both ranks' gaps are in it, the longest first.
+        ASSERT_FALSE(expected.empty());
+        EXPECT_GE(expected.front()->duration(), expected.back()->duration());
+        if (ranked > deviceGaps) {
+            EXPECT_TRUE(
+                std::any_of(expected.begin(), expected.end(), [](const Gap* g) { return g->process.value == 1; }));
+            EXPECT_TRUE(
+                std::any_of(expected.begin(), expected.end(), [](const Gap* g) { return g->process.value == 0; }));
+        }
+        // Asking for more than it holds falls back to a pass over the list.
+        EXPECT_EQ(longestDeviceGaps(result, ranked + 3), longestGaps(result.gaps, ranked + 3, true));
+    }
+}
+
 TEST(HtaFiguresTest, CpuOnlyRankHasNoGpuActivity)
 {
     const Trace trace = load({ "hta/rank_non_gpu/rank_non_gpu.json.gz" });
