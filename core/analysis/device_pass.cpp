@@ -161,6 +161,61 @@ private:
     Opener m_kernelsOpener;
 };
 
+/// A StartOrderMerge read one event at a time, as FewRunsMerge is.
+class ChunkedMerge {
+public:
+    explicit ChunkedMerge(const std::vector<LaneRun>& runs)
+        : m_merge(runs)
+    {
+        nextChunk();
+    }
+    TimeNs nextStart() const { return m_at != m_end ? m_at->start : std::numeric_limits<TimeNs>::max(); }
+    bool done() const { return m_at == m_end; }
+    MergedEvent take()
+    {
+        const MergedEvent out = *m_at;
+        if (++m_at == m_end) [[unlikely]]
+            nextChunk();
+        return out;
+    }
+
+private:
+    void nextChunk()
+    {
+        const std::span<const MergedEvent> chunk = m_merge.next();
+        m_at = chunk.data();
+        m_end = m_at + chunk.size();
+    }
+    StartOrderMerge m_merge;
+    const MergedEvent* m_at = nullptr;
+    const MergedEvent* m_end = nullptr;
+};
+
+/// Sweeps the busiest stream's run and the other streams' events (`others`: FewRunsMerge or ChunkedMerge) in
+/// start order, the other streams first on equal starts. The busiest stream is read in a tight loop up to the
+/// next other event's start; in a real trace one stream carries most of the work, so most events cost a read
+/// and a well-predicted comparison. All of it is inlined, so that the sweep's running unions stay in registers.
+template <typename Sweep, typename Others>
+[[gnu::always_inline]] inline void sweepMerged(Sweep& sweep, const LaneRun& main, Others& others, TimeSlice slice)
+{
+    const Event* e = main.first;
+    for (;;) {
+        const TimeNs next = others.nextStart();
+        for (; e != main.last && e->start < next; ++e) {
+            __builtin_prefetch(e + 24); // about 1 KB ahead: the lane is read at the speed of memory
+            sweep.take(
+                *e, e->start, std::min(e->end, slice.to), { main.lane, static_cast<std::uint32_t>(e - main.begin) });
+        }
+        if (others.done())
+            return;
+        const TimeNs mainStart = e != main.last ? e->start : std::numeric_limits<TimeNs>::max();
+        do {
+            const MergedEvent o = others.take();
+            sweep.take(*o.event, o.start, std::min(o.event->end, slice.to), { o.lane, o.index });
+        } while (!others.done() && others.nextStart() <= mainStart);
+    }
+}
+
 /// measureDevice() for one activity set.
 template <bool KernelsOnly, typename Sink>
 DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lanes, const NameClasses& names,
@@ -189,34 +244,19 @@ DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lane
                 sweep.take(e, slice.from, std::min(e.end, slice.to), { laneIndex, static_cast<std::uint32_t>(i) });
         }
     }
-    // The busiest stream is read directly; the others, merged among themselves, are taken in between when
-    // they start first. In a real trace one stream carries most of the work, so most events cost a read and a
-    // well-predicted comparison.
+    // The busiest stream is read directly; the others, merged among themselves, are taken in between.
     if (runs.empty())
         return sweep.finish();
     const auto busiest = std::max_element(runs.begin(), runs.end(),
         [](const LaneRun& a, const LaneRun& b) { return a.last - a.first < b.last - b.first; });
     const LaneRun main = *busiest;
     runs.erase(busiest);
-    StartOrderMerge others(runs);
-    std::span<const MergedEvent> chunk = others.next();
-    const MergedEvent* o = chunk.data();
-    const MergedEvent* oEnd = o + chunk.size();
-    // One loop, all of it inlined, so that the sweep's running unions stay in registers.
-    for (const Event* e = main.first; e != main.last || o != oEnd;) {
-        if (o != oEnd && (e == main.last || o->start <= e->start)) {
-            sweep.take(*o->event, o->start, std::min(o->event->end, slice.to), { o->lane, o->index });
-            if (++o == oEnd) [[unlikely]] {
-                chunk = others.next();
-                o = chunk.data();
-                oEnd = o + chunk.size();
-            }
-        } else {
-            __builtin_prefetch(e + 24); // about 1 KB ahead: the lane is read at the speed of memory
-            sweep.take(
-                *e, e->start, std::min(e->end, slice.to), { main.lane, static_cast<std::uint32_t>(e - main.begin) });
-            ++e;
-        }
+    if (runs.size() <= FewRunsMerge::kMaxRuns) {
+        FewRunsMerge others(runs);
+        sweepMerged(sweep, main, others, slice);
+    } else {
+        ChunkedMerge others(runs);
+        sweepMerged(sweep, main, others, slice);
     }
     return sweep.finish();
 }

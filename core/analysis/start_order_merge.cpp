@@ -114,4 +114,19 @@ std::span<const MergedEvent> StartOrderMerge::next()
     return chunk;
 }
 
+FewRunsMerge::FewRunsMerge(const std::vector<LaneRun>& runs)
+{
+    m_head.fill(kDone);
+    for (std::size_t r = 0; r < runs.size() && r < kMaxRuns; ++r) {
+        const LaneRun& run = runs[r];
+        m_next[r] = run.first;
+        m_last[r] = run.last;
+        m_begin[r] = run.begin;
+        m_lane[r] = run.lane;
+        if (run.first != run.last)
+            m_head[r] = run.first->start;
+    }
+    findNext();
+}
+
 } // namespace gapscope
