@@ -116,17 +116,14 @@ GapClassifier::GapClassifier(const Trace& trace, const std::vector<SyncCallIndex
     , m_launchThresholdNs(launchThresholdNs)
 { }
 
-GapCause GapClassifier::classify(const Gap& gap, std::uint32_t closingCorrelation, std::size_t& syncCursor) const
+GapClassifier::Context GapClassifier::context(ProcessIndex process) const
 {
-    const std::optional<TimeNs> launchStart = m_trace.launchStartOf(gap.process, closingCorrelation);
-    if (!launchStart)
-        return GapCause::Unknown;
-    const std::uint32_t process = gap.process.value;
-    if (process < m_syncCalls.size() && m_syncCalls[process].anyRunningAt(gap.start, syncCursor))
-        return GapCause::Sync;
-    if (*launchStart >= gap.start)
-        return GapCause::Host;
-    return gap.duration() <= m_launchThresholdNs ? GapCause::Launch : GapCause::Dependency;
+    Context context;
+    context.process = process;
+    context.launches = m_trace.launchStartTable(process);
+    if (process.value < m_syncCalls.size() && m_syncCalls[process.value].size() > 0)
+        context.syncCalls = &m_syncCalls[process.value];
+    return context;
 }
 
 GapEvidence gapEvidence(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs)

@@ -12,6 +12,7 @@ GapEmitter::GapEmitter(const IntervalSet& window, const Gap& prototype, const Ga
     , m_classifier(classifier)
     , m_out(out)
     , m_first(out.size())
+    , m_context(classifier.context(prototype.process))
     , m_rankCapacity(ranked)
 {
     m_ranked.reserve(ranked);
@@ -21,15 +22,14 @@ GapEmitter::GapEmitter(const IntervalSet& window, const Gap& prototype, const Ga
 
 void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
 {
-    Gap& gap = m_out.emplace_back();
-    gap.process = m_prototype.process;
-    gap.device = m_prototype.device;
-    gap.stream = m_prototype.stream;
-    gap.start = start;
-    gap.end = end;
-    if (closing)
-        gap.closingOp = closing->opener;
-    gap.cause = m_classifier.classify(gap, closing ? closing->openerCorrelation : 0, m_syncCursor);
+    const GapCause cause = m_classifier.classify(start, end, closing ? closing->openerCorrelation : 0, m_context);
+    Gap& gap = m_out.emplace_back(Gap { .start = start,
+        .end = end,
+        .process = m_prototype.process,
+        .device = m_prototype.device,
+        .stream = m_prototype.stream,
+        .closingOp = closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(),
+        .cause = cause });
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
     // Once the ranking is full, nearly every gap is shorter than its last: one comparison.
     const RankedGap ranked { gap.duration(), m_out.size() - 1 - m_first };
@@ -86,8 +86,8 @@ std::uint32_t GapEmitter::closingCorrelation(const Gap& gap) const
 
 void GapEmitter::reclassify(Gap& gap)
 {
-    std::size_t freshCursor = 0;
-    gap.cause = m_classifier.classify(gap, closingCorrelation(gap), freshCursor);
+    GapClassifier::Context fresh = m_classifier.context(gap.process);
+    gap.cause = m_classifier.classify(gap.start, gap.end, closingCorrelation(gap), fresh);
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
 }
 

@@ -18,11 +18,42 @@ class GapClassifier {
 public:
     /// `syncCalls` is indexed by process.
     GapClassifier(const Trace& trace, const std::vector<SyncCallIndex>& syncCalls, TimeNs launchThresholdNs);
-    /// The cause of the gap from its closing op's launch, found by the op's correlation id (0: none, or no
-    /// closing op) with Trace::launchStartOf (one load from a table); the evidence events are looked up again
-    /// by gapEvidence() when someone asks. `syncCursor` (0 at first) serves gaps of one device or stream,
-    /// classified in time order.
-    GapCause classify(const Gap& gap, std::uint32_t closingCorrelation, std::size_t& syncCursor) const;
+    /// What classify() keeps for the gaps of one device or stream: its process's tables, and how far its
+    /// synchronizing calls were read.
+    struct Context {
+        ProcessIndex process;
+        Trace::LaunchStartTable launches;
+        const SyncCallIndex* syncCalls = nullptr; // none: the process has none
+        SyncCallIndex::Cursor syncCursor;
+    };
+    Context context(ProcessIndex process) const;
+    /// The cause of the gap [start, end) from its closing op's launch, found by the op's correlation id (0:
+    /// none, or no closing op) in the process's table of launch starts (one load); the evidence events are
+    /// looked up again by gapEvidence() when someone asks. `context` serves gaps in time order.
+    GapCause classify(TimeNs start, TimeNs end, std::uint32_t closingCorrelation, Context& context) const
+    {
+        TimeNs launchStart = Trace::LaunchStartTable::kNone;
+        if (context.launches.present) [[likely]] {
+            const std::uint32_t offset = closingCorrelation - context.launches.base; // below base: wraps, large
+            const bool inTable = closingCorrelation != 0 && offset < context.launches.size;
+            launchStart = context.launches.starts[inTable ? offset : 0];
+            launchStart = inTable ? launchStart : Trace::LaunchStartTable::kNone;
+        } else if (const std::optional<TimeNs> found = m_trace.launchStartOf(context.process, closingCorrelation)) {
+            launchStart = *found;
+        }
+        // DESIGN.md §4's rules in their order: no launch call, unknown; else sync, host, launch, dependency.
+        // Which one applies is what the data decides: selects, not branches.
+        const bool launched = launchStart != Trace::LaunchStartTable::kNone;
+        const bool sync = context.syncCalls && context.syncCalls->anyRunningAt(start, context.syncCursor);
+        static_assert(static_cast<int>(GapCause::Sync) == 0 && static_cast<int>(GapCause::Host) == 1
+            && static_cast<int>(GapCause::Launch) == 2 && static_cast<int>(GapCause::Dependency) == 3
+            && static_cast<int>(GapCause::Unknown) == 4);
+        unsigned cause = end - start <= m_launchThresholdNs ? 2u : 3u;
+        cause = launchStart >= start ? 1u : cause;
+        cause = sync ? 0u : cause;
+        cause = launched ? cause : 4u;
+        return static_cast<GapCause>(cause);
+    }
     const Trace& trace() const { return m_trace; }
 
 private:
@@ -92,7 +123,7 @@ private:
     std::size_t m_range = 0;
     TimeNs m_cursor = 0;
     std::array<TimeNs, kGapCauseCount> m_idleByCause {};
-    std::size_t m_syncCursor = 0;
+    GapClassifier::Context m_context;
     std::optional<BusySpan> m_firstSpan;
     const std::size_t m_rankCapacity;
     /// A heap of the longest gaps so far whose top is the one that comes last (rankedBefore): a new gap, which

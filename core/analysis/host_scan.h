@@ -5,6 +5,8 @@
 
 #include "core/model/trace.h"
 
+#include <algorithm>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -22,13 +24,24 @@ public:
     void finish();
     /// The call that began before `t` and ends latest, if it was still running at `t` (ends after `t`).
     std::optional<EventRef> runningAt(TimeNs t) const;
-    /// Whether some call that began before `t` runs past it. `cursor` (0 at first) remembers how far the
-    /// calls were read: for times asked in ascending order, a whole pass costs one walk over the calls.
-    bool anyRunningAt(TimeNs t, std::size_t& cursor) const
+    /// How far anyRunningAt() has read the calls: for times asked in ascending order, a whole pass costs one
+    /// walk over the calls and, per time, two comparisons.
+    struct Cursor {
+        std::size_t next = 0; // the calls before it began before the times asked so far
+        TimeNs nextStart = std::numeric_limits<TimeNs>::min(); // its start (max once all are read)
+        TimeNs latestEnd = std::numeric_limits<TimeNs>::min(); // the latest end of the calls before it
+    };
+    /// Whether some call that began before `t` runs past it; `cursor` (default-constructed at first)
+    /// serves times in ascending order.
+    bool anyRunningAt(TimeNs t, Cursor& cursor) const
     {
-        while (cursor < m_calls.size() && m_calls[cursor].start < t)
-            ++cursor;
-        return cursor > 0 && m_calls[m_latestEnding[cursor - 1]].end > t;
+        if (cursor.nextStart < t) [[unlikely]] {
+            for (; cursor.next < m_calls.size() && m_calls[cursor.next].start < t; ++cursor.next)
+                cursor.latestEnd = std::max(cursor.latestEnd, m_calls[cursor.next].end);
+            cursor.nextStart
+                = cursor.next < m_calls.size() ? m_calls[cursor.next].start : std::numeric_limits<TimeNs>::max();
+        }
+        return cursor.latestEnd > t;
     }
     std::size_t size() const { return m_calls.size(); }
 

@@ -161,6 +161,23 @@ public:
         const auto launch = m_launches.first(process, correlation);
         return launch ? std::optional<TimeNs>(event(*launch).start) : std::nullopt;
     }
+    /// A process's launch starts by correlation id, for reading many without launchStartOf()'s checks.
+    struct LaunchStartTable {
+        static constexpr TimeNs kNone = std::numeric_limits<TimeNs>::min(); // an id without a launch call
+        /// starts[id - base] for ids in [base, base + size); an id outside has no launch call.
+        const TimeNs* starts = nullptr;
+        std::uint32_t base = 0;
+        std::uint32_t size = 0;
+        /// false: the process's ids are too sparse for a table; ask launchStartOf().
+        bool present = false;
+    };
+    LaunchStartTable launchStartTable(ProcessIndex process) const
+    {
+        if (process.value >= m_launches.parts.size() || m_launches.parts[process.value].slotCount == 0)
+            return {};
+        const CorrelationIndex::Part& part = m_launches.parts[process.value];
+        return { m_launchStarts.data() + part.firstSlot, part.base, part.slotCount, true };
+    }
     /// Asks the cache for what launchStartOf(process, correlation) will read, ahead of the lookup.
     void prefetchLaunchStart(ProcessIndex process, std::uint32_t correlation) const
     {
@@ -255,7 +272,7 @@ private:
     /// Beside m_launches.slotTable, the start of the call in each slot (kNoLaunchStart for an empty one): the
     /// gap analysis reads these 8 bytes per gap instead of the launch call itself.
     std::vector<TimeNs> m_launchStarts;
-    static constexpr TimeNs kNoLaunchStart = std::numeric_limits<TimeNs>::min();
+    static constexpr TimeNs kNoLaunchStart = LaunchStartTable::kNone;
     /// The m_launchStarts entry of a correlation id of a process with a table, nullptr outside the table.
     const TimeNs* launchStartEntry(ProcessIndex process, std::uint32_t correlation) const
     {

@@ -268,6 +268,20 @@ TEST(GapCauseTest, LaunchIsTheEarliestCallWithTheOpsIdInSparseIdsToo)
     EXPECT_EQ(trace.launchOf(findEvent(trace, "nine")), std::nullopt);
     EXPECT_EQ(trace.launchOf(findEvent(trace, "big")), findEvent(trace, "cudaLaunchKernel", 1));
     EXPECT_EQ(trace.launchOf(findEvent(trace, "none")), std::nullopt);
+    // The analysis finds the same launches: [40, 50) before "nine" and [80, 90) before "none" have none
+    // (unknown); [60, 70) before "big", launched at 20, is a launch gap (10 us <= 30 us).
+    const AnalysisResult result = analyze(trace, {});
+    ASSERT_EQ(result.gaps.size(), 6u); // 3 device gaps, then the one stream's: the same 3
+    EXPECT_EQ(result.gaps[0].start, us(40));
+    EXPECT_EQ(result.gaps[0].cause, GapCause::Unknown);
+    EXPECT_EQ(result.gaps[1].start, us(60));
+    EXPECT_EQ(result.gaps[1].cause, GapCause::Launch);
+    EXPECT_EQ(result.gaps[2].start, us(80));
+    EXPECT_EQ(result.gaps[2].cause, GapCause::Unknown);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(result.gaps[3 + i].start, result.gaps[i].start);
+        EXPECT_EQ(result.gaps[3 + i].cause, result.gaps[i].cause);
+    }
 }
 
 struct CallCase {
