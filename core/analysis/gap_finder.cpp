@@ -15,6 +15,8 @@ GapEmitter::GapEmitter(const IntervalSet& window, const Gap& prototype, const Ga
     , m_context(classifier.context(prototype.process))
     , m_rankCapacity(ranked)
 {
+    if (m_ranges.size() == 1)
+        m_oneRangeEnd = m_ranges.front().end;
     m_ranked.reserve(ranked);
     if (!m_ranges.empty())
         m_cursor = m_ranges.front().start;
@@ -23,13 +25,9 @@ GapEmitter::GapEmitter(const IntervalSet& window, const Gap& prototype, const Ga
 void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
 {
     const GapCause cause = m_classifier.classify(start, end, closing ? closing->openerCorrelation : 0, m_context);
-    Gap& gap = m_out.emplace_back(Gap { .start = start,
-        .end = end,
-        .process = m_prototype.process,
-        .device = m_prototype.device,
-        .stream = m_prototype.stream,
-        .closingOp = closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(),
-        .cause = cause });
+    // In place, field by field (a Gap built first would be copied in).
+    Gap& gap = m_out.emplace_back(start, end, m_prototype.process, m_prototype.device, m_prototype.stream,
+        closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(), cause);
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
     // Once the ranking is full, nearly every gap is shorter than its last: one comparison.
     const RankedGap ranked { gap.duration(), m_out.size() - 1 - m_first };
@@ -47,6 +45,23 @@ void GapEmitter::add(const BusySpan& span)
 {
     if (!m_firstSpan) [[unlikely]]
         m_firstSpan = span;
+    if (m_oneRangeEnd) [[likely]] {
+        // The usual window, one range: the loops below, unrolled.
+        if (m_range > 0)
+            return;
+        const TimeNs end = *m_oneRangeEnd;
+        if (span.start >= end) {
+            if (m_cursor < end)
+                emit(m_cursor, end, &span);
+            m_range = 1;
+            return;
+        }
+        if (span.start > m_cursor)
+            emit(m_cursor, span.start, &span);
+        m_cursor = std::max(m_cursor, span.end);
+        m_range = m_cursor >= end ? 1 : 0;
+        return;
+    }
     // `m_cursor` is the earliest time of range m_range not yet known to be busy or in a gap.
     // Ranges that end before this span starts end idle: their closing op is this span's opener, the
     // first activity starting at or after their end.

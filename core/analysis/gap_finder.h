@@ -122,6 +122,8 @@ private:
     const std::size_t m_first; // this emitter's first gap in m_out
     std::size_t m_range = 0;
     TimeNs m_cursor = 0;
+    /// The end of the window's range when it has one (the usual case, which add() serves on a short path).
+    std::optional<TimeNs> m_oneRangeEnd;
     std::array<TimeNs, kGapCauseCount> m_idleByCause {};
     GapClassifier::Context m_context;
     std::optional<BusySpan> m_firstSpan;
