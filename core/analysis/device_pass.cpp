@@ -23,9 +23,11 @@ namespace {
 /// registers; only the busy union's closed spans leave, to the sink.
 template <bool KernelsOnly, typename Sink> class UnionSweep {
 public:
-    UnionSweep(const IntervalSet& window, const NameClasses& names, Sink& sink)
+    /// `covered`: the window holds every event the sweep will take.
+    UnionSweep(const IntervalSet& window, bool covered, const NameClasses& names, Sink& sink)
         : m_window(window.intervals())
         , m_windowLength(window.totalLength())
+        , m_covered(covered)
         , m_oneRange(m_window.size() == 1)
         , m_rangeStart(m_oneRange ? m_window[0].start : 0)
         , m_rangeEnd(m_oneRange ? m_window[0].end : 0)
@@ -133,7 +135,9 @@ private:
     /// |current span ∩ window|; the spans of one union come in ascending order.
     [[gnu::always_inline]] TimeNs inWindow(Span& span) const
     {
-        if (m_oneRange) [[likely]] { // the usual window
+        if (m_covered) [[likely]] // the gpu and trace windows: no clipping
+            return span.end - span.start;
+        if (m_oneRange) { // a window of one range
             const TimeNs clipped = std::min(span.end, m_rangeEnd) - std::max(span.start, m_rangeStart);
             return clipped > 0 ? clipped : 0;
         }
@@ -147,6 +151,7 @@ private:
 
     const std::vector<Interval>& m_window;
     const TimeNs m_windowLength;
+    const bool m_covered;
     // The window's one range, copied here so that the hot loop keeps it in registers.
     const bool m_oneRange;
     const TimeNs m_rangeStart;
@@ -221,27 +226,48 @@ template <bool KernelsOnly, typename Sink>
 DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lanes, const NameClasses& names,
     const IntervalSet& window, TimeSlice slice, Sink& sink)
 {
-    UnionSweep<KernelsOnly, Sink> sweep(window, names, sink);
+    // Each lane's run of events that start in the slice, and the extent of what the slice takes.
     std::vector<LaneRun> runs;
+    std::vector<const Event*> firsts;
     runs.reserve(lanes.size());
+    firsts.reserve(lanes.size());
+    TimeNs earliest = std::numeric_limits<TimeNs>::max();
+    TimeNs latest = std::numeric_limits<TimeNs>::min();
+    bool extentKnown = true;
     for (LaneIndex laneIndex : lanes) {
         const Lane& lane = trace.lanes[laneIndex.value];
         const Event* const begin = lane.events.data();
         const Event* const end = begin + lane.events.size();
         const Event* first = std::partition_point(begin, end, [&](const Event& e) { return e.start < slice.from; });
         const Event* last = std::partition_point(first, end, [&](const Event& e) { return e.start < slice.to; });
-        if (first != last)
-            runs.push_back({ laneIndex, begin, first, last });
-        // What earlier events leave running at the slice's start comes first: it all starts there. The walk
-        // back stops where the prefix maximum of ends shows that no earlier event reaches the start.
-        if (slice.from == std::numeric_limits<TimeNs>::min())
+        firsts.push_back(first);
+        const bool prefixKnown = lane.maxEndPrefix.size() == lane.events.size();
+        extentKnown = extentKnown && prefixKnown;
+        // The latest end of the events before `last`, those running at the slice's start included.
+        if (prefixKnown && last != begin)
+            latest = std::max(latest, lane.maxEndPrefix[static_cast<std::size_t>(last - begin) - 1]);
+        if (first == last)
             continue;
-        for (auto i = static_cast<std::size_t>(first - begin); i-- > 0;) {
+        runs.push_back({ laneIndex, begin, first, last });
+        earliest = std::min(earliest, first->start);
+    }
+    if (slice.from != std::numeric_limits<TimeNs>::min())
+        earliest = std::min(earliest, slice.from); // where what earlier events leave running starts
+    latest = std::min(latest, slice.to);
+    // Whether the window holds all of it (the gpu and trace windows do): then no span needs clipping to it.
+    const std::vector<Interval>& ranges = window.intervals();
+    const bool covered = extentKnown && ranges.size() == 1 && ranges[0].start <= earliest && ranges[0].end >= latest;
+    UnionSweep<KernelsOnly, Sink> sweep(window, covered, names, sink);
+    // What earlier events leave running at the slice's start comes first: it all starts there. The walk back
+    // stops where the prefix maximum of ends shows that no earlier event reaches the start.
+    for (std::size_t l = 0; l < lanes.size() && slice.from != std::numeric_limits<TimeNs>::min(); ++l) {
+        const Lane& lane = trace.lanes[lanes[l].value];
+        for (auto i = static_cast<std::size_t>(firsts[l] - lane.events.data()); i-- > 0;) {
             if (lane.maxEndPrefix.size() == lane.events.size() && lane.maxEndPrefix[i] <= slice.from)
                 break;
             const Event& e = lane.events[i];
             if (e.end > slice.from)
-                sweep.take(e, slice.from, std::min(e.end, slice.to), { laneIndex, static_cast<std::uint32_t>(i) });
+                sweep.take(e, slice.from, std::min(e.end, slice.to), { lanes[l], static_cast<std::uint32_t>(i) });
         }
     }
     // The busiest stream is read directly; the others, merged among themselves, are taken in between.
