@@ -86,7 +86,9 @@ public:
     /// A span opened by an op with this correlation id will come: its gap's launch is looked up then.
     void expect(std::uint32_t openerCorrelation) const
     {
-        m_classifier.trace().prefetchLaunchStart(m_prototype.process, openerCorrelation);
+        const std::uint32_t offset = openerCorrelation - m_context.launches.base;
+        if (offset < m_context.launches.size)
+            __builtin_prefetch(m_context.launches.starts + offset);
     }
     /// Emits the idle ends of the window after the last span.
     void finish();
