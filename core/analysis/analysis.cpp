@@ -11,10 +11,11 @@
 #include "core/model/huge_pages.h"
 
 #include <algorithm>
-#include <array>
+#include <atomic>
 #include <future>
 #include <limits>
 #include <optional>
+#include <thread>
 
 namespace gapscope {
 
@@ -60,23 +61,36 @@ std::size_t eventsOn(const Trace& trace, const std::vector<LaneIndex>& lanes, st
     return events;
 }
 
-/// Where to cut a device's activity into two slices of about equal work: the start of the middle event of its
-/// busiest stream, if the device has `fromEvents` events and the cut lies inside the window; else nullopt.
-std::optional<TimeNs> sliceCut(
-    const Trace& trace, const std::vector<LaneIndex>& lanes, const Window& window, std::size_t fromEvents)
+/// The threads options.threads asks for.
+unsigned threadsFor(const AnalysisOptions& options)
 {
+    return options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// Where to cut a device's activity into time slices of about equal work: at the starts of evenly spaced
+/// events of its busiest stream, strictly inside the window, two slices per thread; none if the device has
+/// fewer than options.parallelFromEvents events or one thread is asked for.
+std::vector<TimeNs> sliceCuts(
+    const Trace& trace, const std::vector<LaneIndex>& lanes, const Window& window, const AnalysisOptions& options)
+{
+    std::vector<TimeNs> cuts;
     const std::size_t events = eventsOn(trace, lanes);
-    if (events == 0 || events < fromEvents || window.ranges.empty())
-        return std::nullopt;
+    const unsigned threads = threadsFor(options);
+    if (events == 0 || events < options.parallelFromEvents || threads < 2 || window.ranges.empty())
+        return cuts;
     const Lane* busiest = nullptr;
     for (LaneIndex l : lanes) {
         if (!busiest || trace.lanes[l.value].events.size() > busiest->events.size())
             busiest = &trace.lanes[l.value];
     }
-    const TimeNs cut = busiest->events[busiest->events.size() / 2].start;
-    if (cut <= window.start() || cut >= window.end())
-        return std::nullopt;
-    return cut;
+    const std::size_t slices = 2 * static_cast<std::size_t>(threads);
+    const std::size_t n = busiest->events.size();
+    for (std::size_t k = 1; k < slices; ++k) {
+        const TimeNs cut = busiest->events[n * k / slices].start;
+        if (cut > window.start() && cut < window.end() && (cuts.empty() || cut > cuts.back()))
+            cuts.push_back(cut);
+    }
+    return cuts;
 }
 
 /// Adds gaps (indices in result.gaps) to the result's ranking of the longest device gaps, which keeps
@@ -115,7 +129,7 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     Gap prototype;
     prototype.process = process;
     prototype.device = device;
-    const std::optional<TimeNs> cut = sliceCut(trace, lanes, window, options.twoThreadsFromEvents);
+    const std::vector<TimeNs> cuts = sliceCuts(trace, lanes, window, options);
     // What each thread writes lies on cache lines of its own: the emitters update their state at every gap.
     struct alignas(128) Slice {
         TimeSlice extent;
@@ -124,38 +138,43 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
         std::optional<GapEmitter> emitter;
         DeviceMeasure measure;
     };
-    std::array<Slice, 2> slices;
-    const std::size_t sliceCount = cut ? 2 : 1;
-    if (cut) {
-        slices[0].extent = { std::numeric_limits<TimeNs>::min(), *cut };
-        slices[1].extent = { *cut, std::numeric_limits<TimeNs>::max() };
-    }
+    const std::size_t sliceCount = cuts.size() + 1;
+    std::vector<Slice> slices(sliceCount);
     for (std::size_t i = 0; i < sliceCount; ++i) {
         Slice& slice = slices[i];
-        slice.window = cut ? window.ranges.clip({ slice.extent.from, slice.extent.to }) : window.ranges;
+        slice.extent = { i == 0 ? std::numeric_limits<TimeNs>::min() : cuts[i - 1],
+            i == cuts.size() ? std::numeric_limits<TimeNs>::max() : cuts[i] };
+        slice.window = cuts.empty() ? window.ranges : window.ranges.clip({ slice.extent.from, slice.extent.to });
         slice.gaps = gapRun(events + window.ranges.intervals().size());
-        // One more than asked: the join can take a gap off the earlier slice's list.
+        // One more than asked: the join can take a gap off a slice's list.
         slice.emitter.emplace(slice.window, prototype, classifier, slice.gaps, options.rankedDeviceGaps + 1);
     }
-    const auto measureSlice = [&](Slice& slice) {
-        slice.measure
-            = measureDevice(trace, lanes, names, options.activity, slice.window, slice.extent, *slice.emitter);
-        slice.emitter->finish();
+    // Each thread takes the next slice not taken yet; this one too.
+    std::atomic<std::size_t> nextSlice { 0 };
+    const auto measureSlices = [&] {
+        for (std::size_t i; (i = nextSlice.fetch_add(1)) < sliceCount;) {
+            Slice& slice = slices[i];
+            slice.measure
+                = measureDevice(trace, lanes, names, options.activity, slice.window, slice.extent, *slice.emitter);
+            slice.emitter->finish();
+        }
     };
-    // The later slice on a second thread, into a list of its own, joined to the earlier one's at the cut.
-    auto later = std::async(cut ? std::launch::async : std::launch::deferred, [&] {
-        if (cut)
-            measureSlice(slices[1]);
-    });
-    measureSlice(slices[0]);
-    later.get();
+    std::vector<std::future<void>> helpers;
+    for (std::size_t t = 1; t < std::min<std::size_t>(threadsFor(options), sliceCount); ++t)
+        helpers.push_back(std::async(std::launch::async, measureSlices));
+    measureSlices();
+    for (std::future<void>& helper : helpers)
+        helper.get();
+    // The slices' gaps joined at the cuts, left to right.
     DeviceMeasure measure = slices[0].measure;
     GapEmitter& gaps = *slices[0].emitter;
-    if (cut) {
-        gaps.join(*slices[1].emitter, *cut);
-        measure += slices[1].measure;
+    for (std::size_t i = 1; i < sliceCount; ++i) {
+        gaps.join(*slices[i].emitter, cuts[i - 1]);
+        measure += slices[i].measure;
     }
-    figures.gapCount = slices[0].gaps.size() + slices[1].gaps.size();
+    figures.gapCount = 0;
+    for (const Slice& slice : slices)
+        figures.gapCount += slice.gaps.size();
     // The ranking's candidates: each slice's longest, those the join left in its list, and the gap the join
     // may have made longer.
     std::vector<std::size_t> candidates;
@@ -206,7 +225,7 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
         return out;
     };
     std::size_t split = lanes.size();
-    if (events >= options.twoThreadsFromEvents) {
+    if (events >= options.parallelFromEvents && threadsFor(options) > 1) {
         std::size_t before = 0;
         for (split = 0; split < lanes.size() && before < events / 2; ++split)
             before += trace.lanes[lanes[split].value].events.size();

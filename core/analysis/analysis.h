@@ -47,9 +47,13 @@ struct AnalysisOptions {
     bool streamGaps = true;
     /// Fill AnalysisResult::kernels.
     bool kernelStatistics = true;
-    /// A device with at least this many events on its streams is measured on two threads, in two time slices
-    /// joined at a cut (the figures are the same either way; SIZE_MAX: always one).
-    std::size_t twoThreadsFromEvents = 1'000'000;
+    /// A device with at least this many events on its streams is measured in time slices joined at cuts, on
+    /// several threads (the figures are the same either way; SIZE_MAX: always in one).
+    std::size_t parallelFromEvents = 1'000'000;
+    /// The threads that measure a device in slices (0: as many as the machine runs at once). Each thread
+    /// takes the next slice when done with one, two slices per thread, so that a thread slowed by the rest of
+    /// the machine holds up little.
+    unsigned threads = 0;
     /// How many of the longest device gaps the analysis ranks as it finds them (AnalysisResult::
     /// longestDeviceGaps): what a report lists then costs no second pass over millions of gaps.
     std::size_t rankedDeviceGaps = 100;

@@ -31,7 +31,7 @@ struct Gap {
 };
 static_assert(sizeof(Gap) == 40, "a trace can have millions of gaps: keep Gap at 40 bytes");
 
-/// A sequence of gaps kept as the runs that filled it: the analysis measures a large device on two threads,
+/// A sequence of gaps kept as the runs that filled it: the analysis measures a large device on several threads,
 /// each listing the gaps of its time slice, and the list adopts each run's storage instead of copying it
 /// (on a trace of millions of gaps, copying them costs as much as finding them). Read as one sequence: by
 /// index (a binary search over the few runs) or from begin() to end().

@@ -2,6 +2,7 @@
 #include "core/analysis/gap_finder.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace gapscope {
 
@@ -108,26 +109,42 @@ void GapEmitter::reclassify(Gap& gap)
 
 void GapEmitter::join(GapEmitter& next, TimeNs cut)
 {
+    assert(m_first == 0 && next.m_first == 0);
+    if (m_joined.empty())
+        m_joined.push_back(&m_out);
     const auto uncount
         = [this](const Gap& gap) { m_idleByCause[static_cast<std::size_t>(gap.cause)] -= gap.duration(); };
-    // Only the gaps after this slice's last span lack a closing op: the next slice's first span closes them.
+    // Only the gaps after the last span so far lack a closing op: the next slice's first span closes them. They
+    // can lie in several lists, after slices without spans.
     if (next.m_firstSpan) {
-        for (std::size_t g = m_out.size(); g-- > m_first && !m_out[g].closingOp;) {
-            uncount(m_out[g]);
-            m_out[g].closingOp = next.m_firstSpan->opener;
-            reclassify(m_out[g]);
+        for (auto list = m_joined.rbegin(); list != m_joined.rend(); ++list) {
+            std::vector<Gap>& gaps = **list;
+            std::size_t g = gaps.size();
+            for (; g > 0 && !gaps[g - 1].closingOp; --g) {
+                uncount(gaps[g - 1]);
+                gaps[g - 1].closingOp = next.m_firstSpan->opener;
+                reclassify(gaps[g - 1]);
+            }
+            if (g > 0)
+                break;
         }
     }
     for (int c = 0; c < kGapCauseCount; ++c)
         m_idleByCause[c] += next.m_idleByCause[c];
-    if (count() > 0 && m_out.back().end == cut && next.count() > 0 && next.m_out[next.m_first].start == cut) {
-        Gap& rest = next.m_out[next.m_first];
-        uncount(m_out.back());
+    // A gap that ends at the cut and the next slice's that starts there are one gap: next's first.
+    auto last = std::find_if(m_joined.rbegin(), m_joined.rend(), [](const std::vector<Gap>* g) { return !g->empty(); });
+    if (last != m_joined.rend() && (*last)->back().end == cut && !next.m_out.empty()
+        && next.m_out.front().start == cut) {
+        Gap& rest = next.m_out.front();
+        uncount((*last)->back());
         uncount(rest);
-        rest.start = m_out.back().start;
-        m_out.pop_back();
+        rest.start = (*last)->back().start;
+        (*last)->pop_back();
         reclassify(rest);
     }
+    m_joined.push_back(&next.m_out);
+    if (!m_firstSpan)
+        m_firstSpan = next.m_firstSpan;
 }
 
 } // namespace gapscope

@@ -101,12 +101,13 @@ public:
     const std::vector<RankedGap>& ranked() const { return m_ranked; }
     /// The number of gaps this emitter has put in its list.
     std::size_t count() const { return m_out.size() - m_first; }
-    /// Joins the gaps of `next`, which covered the time slice after this one's (device_pass.h) and emitted
-    /// into a list of its own, to this one's, as one pass over both slices would have found them: this
-    /// slice's trailing gaps get the next slice's first span as closing op, and a gap that ends at `cut` and
-    /// the next slice's gap starting there become one gap (next's first, which this list then no longer ends
-    /// with); causes and idle time by cause follow. Both emitters have finished; the two lists, one after the
-    /// other, are then the gaps of both slices.
+    /// Joins the gaps of `next`, which covered the time slice after the last one joined so far (device_pass.h;
+    /// at first, this one's) and emitted into a list of its own, as one pass over the slices would have found
+    /// them: the trailing gaps so far get the next slice's first span as closing op, and a gap that ends at
+    /// `cut` and the next slice's gap starting there become one gap (next's first; the list that held the
+    /// other no longer ends with it); causes and idle time by cause (here, for all the slices) follow. All
+    /// emitters have finished and emitted from the start of their lists; the lists, one after the other, are
+    /// then the gaps of the slices.
     void join(GapEmitter& next, TimeNs cut);
 
 private:
@@ -129,6 +130,8 @@ private:
     std::array<TimeNs, kGapCauseCount> m_idleByCause {};
     GapClassifier::Context m_context;
     std::optional<BusySpan> m_firstSpan;
+    /// The lists joined so far, this one's first (join()).
+    std::vector<std::vector<Gap>*> m_joined;
     const std::size_t m_rankCapacity;
     /// A heap of the longest gaps so far whose top is the one that comes last (rankedBefore): a new gap, which
     /// comes after every kept one of its length, replaces it only if it is strictly longer.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The one-pass device measure (device_pass.cpp), on one thread and split in two time slices joined at a cut,
+// The one-pass device measure (device_pass.cpp), on one thread and split in time slices joined at cuts,
 // against a plain reference written straight from DESIGN.md §4 with IntervalSet: busy, exposed time, every
 // device gap and stream gap with its closing op and cause, and idle time by cause. Random traces (several streams of
 // kernels, NCCL kernels, memcpys, memsets, zero-length ops and GPU-side waits, launch calls on two threads,
@@ -176,7 +176,8 @@ Expected reference(const Generated& g, const Window& window, ActivitySet set, Ti
 struct Case {
     WindowKind window;
     ActivitySet set;
-    std::size_t twoThreadsFrom;
+    std::size_t parallelFrom;
+    unsigned threads = 0; // 8: 16 slices, many of them short or without a span
 };
 
 class DevicePassReference : public ::testing::TestWithParam<Case> { };
@@ -194,7 +195,8 @@ TEST_P(DevicePassReference, MatchesTheDefinitionsOnRandomTraces)
         options.activity = c.set;
         options.launchThresholdNs = 2'000;
         options.streamGaps = true;
-        options.twoThreadsFromEvents = c.twoThreadsFrom;
+        options.parallelFromEvents = c.parallelFrom;
+        options.threads = c.threads;
         const AnalysisResult result = analyze(g.trace, options);
         ASSERT_EQ(result.devices.size(), 1u);
         const DeviceFigures& d = result.devices[0];
@@ -231,8 +233,8 @@ TEST_P(DevicePassReference, MatchesTheDefinitionsOnRandomTraces)
             EXPECT_EQ(result.gaps[i].closingOp, want.closingOp);
             EXPECT_EQ(result.gaps[i].cause, want.cause);
         }
-        // The ranking of the longest device gaps, made as they are found (in two slices joined at a cut when
-        // twoThreadsFrom is 1), is the one a pass over the list gives: with room for all, and for 3.
+        // The ranking of the longest device gaps, made as they are found (in slices joined at cuts when
+        // parallelFrom is 1), is the one a pass over the list gives: with room for all, and for 3.
         EXPECT_EQ(longestDeviceGaps(result, d.gapCount), longestGaps(result.gaps, d.gapCount, true));
         AnalysisOptions fewRanked = options;
         fewRanked.rankedDeviceGaps = 3;
@@ -250,7 +252,9 @@ INSTANTIATE_TEST_SUITE_P(Windows, DevicePassReference,
         Case { WindowKind::Steps, ActivitySet::All, std::numeric_limits<std::size_t>::max() },
         Case { WindowKind::Steps, ActivitySet::All, 1 }, Case { WindowKind::Steps, ActivitySet::Kernels, 1 },
         Case { WindowKind::Explicit, ActivitySet::All, std::numeric_limits<std::size_t>::max() },
-        Case { WindowKind::Explicit, ActivitySet::All, 1 }));
+        Case { WindowKind::Explicit, ActivitySet::All, 1 }, Case { WindowKind::Gpu, ActivitySet::All, 1, 8 },
+        Case { WindowKind::Trace, ActivitySet::Kernels, 1, 8 }, Case { WindowKind::Steps, ActivitySet::All, 1, 8 },
+        Case { WindowKind::Explicit, ActivitySet::Kernels, 1, 8 }));
 
 } // namespace
 } // namespace gapscope

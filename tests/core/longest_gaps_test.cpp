@@ -9,7 +9,7 @@ namespace gapscope {
 namespace {
 
 /// Gaps of these durations, one after the other; a negative duration marks a stream gap. With `runLength`,
-/// the list holds them in runs of that many (as the analysis fills it from two threads).
+/// the list holds them in runs of that many (as the analysis fills it from several threads).
 GapList gapsOf(std::initializer_list<TimeNs> durations, std::size_t runLength = 0)
 {
     GapList gaps;

@@ -263,7 +263,7 @@ TEST(HtaFiguresTest, TheRankingOfTheLongestDeviceGapsSpansBothRanks)
     for (std::size_t ranked : { std::size_t { 5 }, std::size_t { 1'000'000 } }) {
         AnalysisOptions options;
         options.rankedDeviceGaps = ranked;
-        options.twoThreadsFromEvents = 1; // every device in two slices, joined
+        options.parallelFromEvents = 1; // every device in slices, joined
         const AnalysisResult result = analyze(trace, options);
         std::size_t deviceGaps = 0;
         for (const DeviceFigures& d : result.devices)
