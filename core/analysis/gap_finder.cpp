@@ -14,11 +14,11 @@ GapEmitter::GapEmitter(const IntervalSet& window, const Gap& prototype, const Ga
     , m_out(out)
     , m_first(out.size())
     , m_context(classifier.context(prototype.process))
-    , m_rankCapacity(ranked)
+    , m_ranking(ranked)
 {
     if (m_ranges.size() == 1)
         m_oneRangeEnd = m_ranges.front().end;
-    m_ranked.reserve(ranked);
+    m_ranking.reserve(ranked);
     if (!m_ranges.empty())
         m_cursor = m_ranges.front().start;
 }
@@ -30,16 +30,7 @@ void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
     Gap& gap = m_out.emplace_back(start, end, m_prototype.process, m_prototype.device, m_prototype.stream,
         closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(), cause);
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
-    // Once the ranking is full, nearly every gap is shorter than its last: one comparison.
-    const RankedGap ranked { gap.duration(), m_out.size() - 1 - m_first };
-    if (m_ranked.size() < m_rankCapacity) {
-        m_ranked.push_back(ranked);
-        std::push_heap(m_ranked.begin(), m_ranked.end(), rankedBefore);
-    } else if (m_rankCapacity > 0 && ranked.duration > m_ranked.front().duration) {
-        std::pop_heap(m_ranked.begin(), m_ranked.end(), rankedBefore);
-        m_ranked.back() = ranked;
-        std::push_heap(m_ranked.begin(), m_ranked.end(), rankedBefore);
-    }
+    m_ranking.offer({ gap.duration(), m_out.size() - 1 - m_first });
 }
 
 void GapEmitter::add(const BusySpan& span)

@@ -5,6 +5,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/busy_spans.h"
+#include "core/analysis/gap_ranking.h"
 #include "core/analysis/host_scan.h"
 
 #include <array>
@@ -62,17 +63,6 @@ private:
     TimeNs m_launchThresholdNs;
 };
 
-/// A gap in a ranking of the longest: its duration and its index in its list.
-struct RankedGap {
-    TimeNs duration;
-    std::size_t index;
-};
-/// The order of longestGaps(): longer first, equal durations in list order.
-inline bool rankedBefore(const RankedGap& a, const RankedGap& b)
-{
-    return a.duration != b.duration ? a.duration > b.duration : a.index < b.index;
-}
-
 /// Turns busy spans, fed in ascending order, into the classified gaps of a window: the maximal sub-intervals
 /// of each window range that no span covers, in time order. Each gap gets `prototype`'s process/device/stream,
 /// as closing op the opener of the first span starting at or after the gap's end (none when the activity ends
@@ -98,7 +88,7 @@ public:
     bool sawActivity() const { return m_firstSpan.has_value(); }
     /// Its longest gaps (at most `ranked`; all of them if it has fewer), in no particular order, by their index
     /// in the list counted from this emitter's first gap; as emitted (join() does not update it).
-    const std::vector<RankedGap>& ranked() const { return m_ranked; }
+    const std::vector<RankedGap>& ranked() const { return m_ranking.kept(); }
     /// The number of gaps this emitter has put in its list.
     std::size_t count() const { return m_out.size() - m_first; }
     /// Joins the gaps of `next`, which covered the time slice after the last one joined so far (device_pass.h;
@@ -132,10 +122,7 @@ private:
     std::optional<BusySpan> m_firstSpan;
     /// The lists joined so far, this one's first (join()).
     std::vector<std::vector<Gap>*> m_joined;
-    const std::size_t m_rankCapacity;
-    /// A heap of the longest gaps so far whose top is the one that comes last (rankedBefore): a new gap, which
-    /// comes after every kept one of its length, replaces it only if it is strictly longer.
-    std::vector<RankedGap> m_ranked;
+    GapRanking m_ranking;
 };
 
 } // namespace gapscope

@@ -178,12 +178,6 @@ public:
         const CorrelationIndex::Part& part = m_launches.parts[process.value];
         return { m_launchStarts.data() + part.firstSlot, part.base, part.slotCount, true };
     }
-    /// Asks the cache for what launchStartOf(process, correlation) will read, ahead of the lookup.
-    void prefetchLaunchStart(ProcessIndex process, std::uint32_t correlation) const
-    {
-        if (const TimeNs* start = launchStartEntry(process, correlation))
-            __builtin_prefetch(start);
-    }
     /// The GPU ops launched by an API call (usually one; a graph launch or a collective can make several).
     std::vector<EventRef> gpuOpsOf(EventRef apiCall) const;
 
