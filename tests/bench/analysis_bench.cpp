@@ -208,14 +208,28 @@ void runAnalysis(benchmark::State& state, const AnalysisOptions& options)
 /// The figure DESIGN.md §8 holds: windows, busy/idle/utilization, every device gap with its cause (evidence
 /// events and summaries are worked out on demand: here for the 20 longest gaps, as `gapscope report` shows),
 /// exposed time, steps; as a viewer asks for them on a large trace (no stream gaps, no kernel table).
-void BM_IdleGapAnalysis(benchmark::State& state)
+AnalysisOptions idleGapOptions()
 {
     AnalysisOptions options;
     options.streamGaps = false;
     options.kernelStatistics = false;
-    runAnalysis(state, options);
+    return options;
+}
+
+void BM_IdleGapAnalysis(benchmark::State& state)
+{
+    runAnalysis(state, idleGapOptions());
 }
 BENCHMARK(BM_IdleGapAnalysis)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
+
+/// BM_IdleGapAnalysis on a given number of threads (the second argument): how the analysis scales.
+void BM_IdleGapAnalysisThreads(benchmark::State& state)
+{
+    AnalysisOptions options = idleGapOptions();
+    options.threads = static_cast<unsigned>(state.range(1));
+    runAnalysis(state, options);
+}
+BENCHMARK(BM_IdleGapAnalysisThreads)->Args({ 10'000'000, 1 })->Args({ 10'000'000, 2 })->Unit(benchmark::kMillisecond);
 
 /// Everything `gapscope report` asks for by default (AnalysisOptions {}): also every stream gap with its
 /// cause, and per-kernel statistics.
