@@ -30,7 +30,7 @@ void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
     Gap& gap = m_out.emplace_back(start, end, m_prototype.process, m_prototype.device, m_prototype.stream,
         closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(), cause);
     m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
-    m_ranking.offer({ gap.duration(), m_out.size() - 1 - m_first });
+    m_ranking.offer({ gap.duration(), m_emitted++ });
 }
 
 void GapEmitter::add(const BusySpan& span)

@@ -113,6 +113,7 @@ private:
     const GapClassifier& m_classifier;
     std::vector<Gap>& m_out;
     const std::size_t m_first; // this emitter's first gap in m_out
+    std::size_t m_emitted = 0; // the gaps it has put there (ranked() counts from m_first)
     std::size_t m_range = 0;
     TimeNs m_cursor = 0;
     /// The end of the window's range when it has one (the usual case, which add() serves on a short path).
