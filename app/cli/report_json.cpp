@@ -149,21 +149,22 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
     }
     doc["devices"] = devices;
 
-    const std::vector<const Gap*> gaps
+    const std::vector<std::size_t> longest
         = longestGaps(result.gaps, options.top.value_or(std::numeric_limits<std::size_t>::max()), false);
     json gapList = json::array();
-    for (const Gap* g : gaps) {
-        const Device& device = trace.devices[g->device.value];
-        const GapEvidence evidence = gapEvidence(trace, *g, result.options.launchThresholdNs);
+    for (const std::size_t index : longest) {
+        const Gap gap = result.gaps[index];
+        const Device& device = trace.devices[gap.device.value];
+        const GapEvidence evidence = gapEvidence(trace, gap, result.options.launchThresholdNs);
         gapList.push_back({
-            { "process", processJson(trace, g->process) },
-            { "rank", rankJson(trace, g->process) },
+            { "process", processJson(trace, gap.process) },
+            { "rank", rankJson(trace, gap.process) },
             { "device", device.id },
-            { "stream", g->stream ? json(trace.lanes[g->stream->value].stream) : json(nullptr) },
-            { "start_ns", g->start },
-            { "end_ns", g->end },
-            { "duration_ns", g->duration() },
-            { "cause", gapCauseName(g->cause) },
+            { "stream", gap.stream ? json(trace.lanes[gap.stream->value].stream) : json(nullptr) },
+            { "start_ns", gap.start },
+            { "end_ns", gap.end },
+            { "duration_ns", gap.duration() },
+            { "cause", gapCauseName(gap.cause) },
             { "evidence",
                 { { "summary", evidence.summary }, { "closing_op", eventJson(trace, evidence.closingOp) },
                     { "launch", eventJson(trace, evidence.launch) },

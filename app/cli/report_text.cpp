@@ -71,22 +71,23 @@ void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
 
 void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top, std::ostream& out)
 {
-    const std::vector<const Gap*> gaps = longestDeviceGaps(result, top);
+    const std::vector<std::size_t> longest = longestDeviceGaps(result, top);
     out << "\nLongest device gaps (start relative to the window start)\n";
-    if (gaps.empty()) {
+    if (longest.empty()) {
         out << "  none\n";
         return;
     }
-    for (const Gap* g : gaps) {
-        const Window& w = result.windows[g->process.value];
-        const Device& device = trace.devices[g->device.value];
-        out << "  " << pad(formatDuration(g->duration()), 11) << " at +"
-            << pad(formatDuration(g->start - w.start()), 11) << " device " << device.id;
-        const auto& rank = trace.processes[g->process.value].rank;
+    for (const std::size_t index : longest) {
+        const Gap gap = result.gaps[index];
+        const Window& w = result.windows[gap.process.value];
+        const Device& device = trace.devices[gap.device.value];
+        out << "  " << pad(formatDuration(gap.duration()), 11) << " at +"
+            << pad(formatDuration(gap.start - w.start()), 11) << " device " << device.id;
+        const auto& rank = trace.processes[gap.process.value].rank;
         if (rank)
             out << " rank " << *rank;
-        out << "  " << pad(std::string(gapCauseName(g->cause)), 10) << " "
-            << describeGap(trace, *g, result.options.launchThresholdNs) << "\n";
+        out << "  " << pad(std::string(gapCauseName(gap.cause)), 10) << " "
+            << describeGap(trace, gap, result.options.launchThresholdNs) << "\n";
     }
 }
 

@@ -44,12 +44,13 @@ StepStats stepStatsOf(ProcessIndex process, const std::vector<Step>& steps)
     return stats;
 }
 
-/// An empty list of gaps with room for `capacity` (capacity never touched costs nothing).
-std::vector<Gap> gapRun(std::size_t capacity)
+/// An empty run of gaps of `device` (and `stream`) with room for `capacity` (capacity never touched costs
+/// nothing).
+GapRun gapRun(const Trace& trace, DeviceIndex device, PackedOptional<LaneIndex> stream, std::size_t capacity)
 {
-    std::vector<Gap> run;
-    run.reserve(capacity);
-    adviseHugePages(run.data(), run.capacity() * sizeof(Gap));
+    GapRun run { trace.devices[device.value].process, device, stream, {} };
+    run.gaps.reserve(capacity);
+    adviseHugePages(run.gaps.data(), run.gaps.capacity() * sizeof(StoredGap));
     return run;
 }
 
@@ -126,15 +127,12 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     figures.process = process;
     figures.window = window;
     figures.spanNs = window.length();
-    Gap prototype;
-    prototype.process = process;
-    prototype.device = device;
     const std::vector<TimeNs> cuts = sliceCuts(trace, lanes, window, options);
     // What each thread writes lies on cache lines of its own: the emitters update their state at every gap.
     struct alignas(128) Slice {
         TimeSlice extent;
         IntervalSet window;
-        std::vector<Gap> gaps;
+        GapRun gaps;
         std::optional<GapEmitter> emitter;
         DeviceMeasure measure;
     };
@@ -145,9 +143,9 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
         slice.extent = { i == 0 ? std::numeric_limits<TimeNs>::min() : cuts[i - 1],
             i == cuts.size() ? std::numeric_limits<TimeNs>::max() : cuts[i] };
         slice.window = cuts.empty() ? window.ranges : window.ranges.clip({ slice.extent.from, slice.extent.to });
-        slice.gaps = gapRun(events + window.ranges.intervals().size());
+        slice.gaps = gapRun(trace, device, std::nullopt, events + window.ranges.intervals().size());
         // One more than asked: the join can take a gap off a slice's list.
-        slice.emitter.emplace(slice.window, prototype, classifier, slice.gaps, options.rankedDeviceGaps + 1);
+        slice.emitter.emplace(slice.window, classifier, slice.gaps, options.rankedDeviceGaps + 1);
     }
     // Each thread takes the next slice not taken yet; this one too.
     std::atomic<std::size_t> nextSlice { 0 };
@@ -174,19 +172,19 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     }
     figures.gapCount = 0;
     for (const Slice& slice : slices)
-        figures.gapCount += slice.gaps.size();
+        figures.gapCount += slice.gaps.gaps.size();
     // The ranking's candidates: each slice's longest, those the join left in its list, and the gap the join
     // may have made longer.
     std::vector<std::size_t> candidates;
     std::size_t base = result.gaps.size();
     for (std::size_t i = 0; i < sliceCount; ++i) {
         for (const RankedGap& r : slices[i].emitter->ranked()) {
-            if (r.index < slices[i].gaps.size())
+            if (r.index < slices[i].gaps.gaps.size())
                 candidates.push_back(base + r.index);
         }
-        if (i > 0 && !slices[i].gaps.empty())
+        if (i > 0 && !slices[i].gaps.gaps.empty())
             candidates.push_back(base);
-        base += slices[i].gaps.size();
+        base += slices[i].gaps.gaps.size();
         result.gaps.append(std::move(slices[i].gaps));
     }
     rankDeviceGaps(candidates, options, result);
@@ -200,23 +198,19 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     result.devices.push_back(std::move(figures));
 }
 
-/// The stream gaps of one device (with causes), appended to `gaps`: each stream on its own, and on large
-/// devices the later streams on a second thread, into a run of their own.
+/// The stream gaps of one device (with causes), appended to `gaps`: each stream on its own, into a run of its
+/// own, and on large devices the later streams on a second thread.
 void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses& names, const GapClassifier& classifier,
     const AnalysisOptions& options, const Window& window, GapList& gaps)
 {
     const std::vector<LaneIndex> lanes = streamLanesOf(trace, device);
     const std::size_t events = eventsOn(trace, lanes);
-    Gap prototype;
-    prototype.process = trace.devices[device.value].process;
-    prototype.device = device;
     const auto streamGapsOf = [&](std::size_t first, std::size_t last) {
-        std::vector<Gap> out = gapRun(eventsOn(trace, lanes, first) - eventsOn(trace, lanes, last)
-            + (last - first) * window.ranges.intervals().size());
-        Gap streamPrototype = prototype;
+        std::vector<GapRun> out;
         for (std::size_t i = first; i < last; ++i) {
-            streamPrototype.stream = lanes[i];
-            GapEmitter laneGaps(window.ranges, streamPrototype, classifier, out);
+            GapRun& run = out.emplace_back(gapRun(
+                trace, device, lanes[i], trace.lanes[lanes[i].value].events.size() + window.ranges.intervals().size()));
+            GapEmitter laneGaps(window.ranges, classifier, run);
             measureDevice(trace, { lanes[i] }, names, options.activity, window.ranges, {}, laneGaps);
             // "Per stream that has activity": a stream with none has no gaps of its own.
             if (laneGaps.sawActivity())
@@ -232,8 +226,11 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
     }
     auto later = std::async(split < lanes.size() ? std::launch::async : std::launch::deferred,
         [&] { return streamGapsOf(split, lanes.size()); });
-    gaps.append(streamGapsOf(0, split));
-    gaps.append(later.get());
+    std::vector<GapRun> runs = streamGapsOf(0, split);
+    std::vector<GapRun> laterRuns = later.get();
+    runs.insert(runs.end(), std::make_move_iterator(laterRuns.begin()), std::make_move_iterator(laterRuns.end()));
+    for (GapRun& run : runs)
+        gaps.append(std::move(run));
 }
 
 } // namespace

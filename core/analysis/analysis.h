@@ -183,11 +183,12 @@ GapEvidence gapEvidence(const Trace& trace, const Gap& gap, TimeNs launchThresho
 /// The one-line GapEvidence::summary of a gap that analyze() classified (with the same launch threshold).
 std::string describeGap(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs = 30'000);
 
-/// The `count` longest of `gaps` (device gaps only, when `deviceGapsOnly`), longest first, equal durations in
-/// list order. One pass over the gaps with a heap of `count`: the longest of millions cost no sort of them all.
-std::vector<const Gap*> longestGaps(const GapList& gaps, std::size_t count, bool deviceGapsOnly);
+/// The indices in `gaps` of its `count` longest (device gaps only, when `deviceGapsOnly`), longest first, equal
+/// durations in list order. One pass over the gaps with a heap of `count`: the longest of millions cost no sort
+/// of them all.
+std::vector<std::size_t> longestGaps(const GapList& gaps, std::size_t count, bool deviceGapsOnly);
 /// longestGaps(result.gaps, count, true), from the analysis's ranking when it holds that many.
-std::vector<const Gap*> longestDeviceGaps(const AnalysisResult& result, std::size_t count);
+std::vector<std::size_t> longestDeviceGaps(const AnalysisResult& result, std::size_t count);
 
 /// Start of a GPU op minus the start of the API call that launched it; nullopt without a launch.
 std::optional<TimeNs> launchDelay(const Trace& trace, EventRef gpuOp);

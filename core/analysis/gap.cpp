@@ -8,8 +8,8 @@ namespace gapscope {
 
 GapList::GapList(std::initializer_list<Gap> gaps)
 {
-    if (gaps.size() > 0)
-        append(std::vector<Gap>(gaps));
+    for (const Gap& gap : gaps)
+        push_back(gap);
 }
 
 std::pair<std::size_t, std::size_t> GapList::locate(std::size_t i) const
@@ -21,41 +21,24 @@ std::pair<std::size_t, std::size_t> GapList::locate(std::size_t i) const
     return { run, i - m_firstIndex[run] };
 }
 
-const Gap& GapList::operator[](std::size_t i) const
+Gap GapList::operator[](std::size_t i) const
 {
     const auto [run, at] = locate(i);
     return m_runs[run][at];
-}
-
-Gap& GapList::operator[](std::size_t i)
-{
-    const auto [run, at] = locate(i);
-    return m_runs[run][at];
-}
-
-std::size_t GapList::indexOf(const Gap& gap) const
-{
-    for (std::size_t r = 0; r < m_runs.size(); ++r) {
-        const std::vector<Gap>& run = m_runs[r];
-        if (!run.empty() && &gap >= run.data() && &gap < run.data() + run.size())
-            return m_firstIndex[r] + static_cast<std::size_t>(&gap - run.data());
-    }
-    assert(false && "the gap is not in this list");
-    return m_size;
 }
 
 void GapList::push_back(const Gap& gap)
 {
-    if (m_runs.empty())
-        append({});
-    m_runs.back().push_back(gap);
+    if (m_runs.empty() || !m_runs.back().holds(gap))
+        append({ gap.process, gap.device, gap.stream, {} });
+    m_runs.back().gaps.emplace_back(gap.start, gap.end, gap.closingOp, gap.cause);
     ++m_size;
 }
 
-void GapList::append(std::vector<Gap>&& run)
+void GapList::append(GapRun&& run)
 {
     m_firstIndex.push_back(m_size);
-    m_size += run.size();
+    m_size += run.gaps.size();
     m_runs.push_back(std::move(run));
 }
 

@@ -16,7 +16,7 @@ namespace gapscope {
 enum class GapCause : std::uint8_t { Sync, Host, Launch, Dependency, Unknown };
 inline constexpr int kGapCauseCount = 5;
 
-/// One idle gap, as compact as the figures allow: analyze() lists every gap of a trace with its cause.
+/// One idle gap, as the analysis hands it out.
 struct Gap {
     TimeNs start = 0;
     TimeNs end = 0;
@@ -29,12 +29,72 @@ struct Gap {
     GapCause cause = GapCause::Unknown;
     TimeNs duration() const { return end - start; }
 };
-static_assert(sizeof(Gap) == 40, "a trace can have millions of gaps: keep Gap at 40 bytes");
+
+/// A gap as a GapList stores it: what varies from one gap of a run to the next, in 24 bytes (a trace can have
+/// millions of gaps; the run holds the process, device and stream they share).
+class StoredGap {
+public:
+    StoredGap() = default;
+    StoredGap(TimeNs gapStart, TimeNs gapEnd, PackedOptional<EventRef> closing, GapCause cause)
+        : start(gapStart)
+        , end(gapEnd)
+        , m_laneAndCause(packLane(closing) | (static_cast<std::uint32_t>(cause) << kLaneBits))
+        , m_index(closing ? closing->index : 0)
+    { }
+
+    TimeNs start = 0;
+    TimeNs end = 0;
+    TimeNs duration() const { return end - start; }
+    PackedOptional<EventRef> closingOp() const
+    {
+        const std::uint32_t lane = m_laneAndCause & kLaneMask;
+        return lane == kLaneMask ? PackedOptional<EventRef>()
+                                 : PackedOptional<EventRef>(EventRef { { lane }, m_index });
+    }
+    void setClosingOp(PackedOptional<EventRef> closing)
+    {
+        m_laneAndCause = packLane(closing) | (m_laneAndCause & ~kLaneMask);
+        m_index = closing ? closing->index : 0;
+    }
+    GapCause cause() const { return static_cast<GapCause>(m_laneAndCause >> kLaneBits); }
+    void setCause(GapCause cause)
+    {
+        m_laneAndCause = (m_laneAndCause & kLaneMask) | (static_cast<std::uint32_t>(cause) << kLaneBits);
+    }
+
+private:
+    // The closing op's lane in the low 29 bits (all ones: no closing op), the cause in the top 3.
+    static constexpr int kLaneBits = 29;
+    static constexpr std::uint32_t kLaneMask = (1u << kLaneBits) - 1;
+    static std::uint32_t packLane(PackedOptional<EventRef> closing)
+    {
+        return closing && closing->lane.value < kLaneMask ? closing->lane.value : kLaneMask;
+    }
+    std::uint32_t m_laneAndCause = kLaneMask | (static_cast<std::uint32_t>(GapCause::Unknown) << kLaneBits);
+    std::uint32_t m_index = 0;
+};
+static_assert(sizeof(StoredGap) == 24, "a trace can have millions of gaps: keep StoredGap at 24 bytes");
+
+/// Gaps in time order that share a process, a device and a stream (none: device gaps): one time slice of a
+/// device's gaps, or one stream's.
+struct GapRun {
+    ProcessIndex process;
+    DeviceIndex device;
+    PackedOptional<LaneIndex> stream;
+    std::vector<StoredGap> gaps;
+    Gap operator[](std::size_t i) const
+    {
+        const StoredGap& g = gaps[i];
+        return { g.start, g.end, process, device, stream, g.closingOp(), g.cause() };
+    }
+    /// Whether `gap` belongs with this run's gaps.
+    bool holds(const Gap& gap) const { return gap.process == process && gap.device == device && gap.stream == stream; }
+};
 
 /// A sequence of gaps kept as the runs that filled it: the analysis measures a large device on several threads,
 /// each listing the gaps of its time slice, and the list adopts each run's storage instead of copying it
-/// (on a trace of millions of gaps, copying them costs as much as finding them). Read as one sequence: by
-/// index (a binary search over the few runs) or from begin() to end().
+/// (on a trace of millions of gaps, copying them costs as much as finding them). Read as one sequence of
+/// gaps, handed out by value: by index (a binary search over the few runs) or from begin() to end().
 class GapList {
 public:
     GapList() = default;
@@ -42,28 +102,24 @@ public:
 
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
-    const Gap& operator[](std::size_t i) const;
-    Gap& operator[](std::size_t i);
-    /// The index of `gap`, which is in this list.
-    std::size_t indexOf(const Gap& gap) const;
+    Gap operator[](std::size_t i) const;
 
     void push_back(const Gap& gap);
     /// Appends `run` as it is, taking over its storage.
-    void append(std::vector<Gap>&& run);
+    void append(GapRun&& run);
 
     class const_iterator {
     public:
         using iterator_category = std::forward_iterator_tag;
         using value_type = Gap;
         using difference_type = std::ptrdiff_t;
-        using pointer = const Gap*;
-        using reference = const Gap&;
+        using pointer = void;
+        using reference = Gap;
         const_iterator() = default;
-        reference operator*() const { return (*m_runs)[m_run][m_at]; }
-        pointer operator->() const { return &**this; }
+        Gap operator*() const { return (*m_runs)[m_run][m_at]; }
         const_iterator& operator++()
         {
-            if (++m_at == (*m_runs)[m_run].size()) {
+            if (++m_at == (*m_runs)[m_run].gaps.size()) {
                 m_at = 0;
                 ++m_run;
                 skipEmpty();
@@ -80,7 +136,7 @@ public:
 
     private:
         friend class GapList;
-        const_iterator(const std::vector<std::vector<Gap>>* runs, std::size_t run)
+        const_iterator(const std::vector<GapRun>* runs, std::size_t run)
             : m_runs(runs)
             , m_run(run)
         {
@@ -88,10 +144,10 @@ public:
         }
         void skipEmpty()
         {
-            while (m_run < m_runs->size() && (*m_runs)[m_run].empty())
+            while (m_run < m_runs->size() && (*m_runs)[m_run].gaps.empty())
                 ++m_run;
         }
-        const std::vector<std::vector<Gap>>* m_runs = nullptr;
+        const std::vector<GapRun>* m_runs = nullptr;
         std::size_t m_run = 0;
         std::size_t m_at = 0;
     };
@@ -99,13 +155,13 @@ public:
     const_iterator end() const { return { &m_runs, m_runs.size() }; }
 
     /// The runs, in order (some may be empty).
-    const std::vector<std::vector<Gap>>& runs() const { return m_runs; }
+    const std::vector<GapRun>& runs() const { return m_runs; }
 
 private:
     /// The run holding index i, and i's place in it.
     std::pair<std::size_t, std::size_t> locate(std::size_t i) const;
 
-    std::vector<std::vector<Gap>> m_runs;
+    std::vector<GapRun> m_runs;
     /// m_firstIndex[r]: the list index of run r's first gap.
     std::vector<std::size_t> m_firstIndex;
     std::size_t m_size = 0;

@@ -6,14 +6,12 @@
 
 namespace gapscope {
 
-GapEmitter::GapEmitter(const IntervalSet& window, const Gap& prototype, const GapClassifier& classifier,
-    std::vector<Gap>& out, std::size_t ranked)
+GapEmitter::GapEmitter(const IntervalSet& window, const GapClassifier& classifier, GapRun& out, std::size_t ranked)
     : m_ranges(window.intervals())
-    , m_prototype(prototype)
     , m_classifier(classifier)
     , m_out(out)
-    , m_first(out.size())
-    , m_context(classifier.context(prototype.process))
+    , m_first(out.gaps.size())
+    , m_context(classifier.context(out.process))
     , m_ranking(ranked)
 {
     if (m_ranges.size() == 1)
@@ -26,11 +24,10 @@ GapEmitter::GapEmitter(const IntervalSet& window, const Gap& prototype, const Ga
 void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
 {
     const GapCause cause = m_classifier.classify(start, end, closing ? closing->openerCorrelation : 0, m_context);
-    // In place, field by field (a Gap built first would be copied in).
-    Gap& gap = m_out.emplace_back(start, end, m_prototype.process, m_prototype.device, m_prototype.stream,
-        closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(), cause);
-    m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
-    m_ranking.offer({ gap.duration(), m_emitted++ });
+    m_out.gaps.emplace_back(
+        start, end, closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(), cause);
+    m_idleByCause[static_cast<std::size_t>(cause)] += end - start;
+    m_ranking.offer({ end - start, m_emitted++ });
 }
 
 void GapEmitter::add(const BusySpan& span)
@@ -86,16 +83,17 @@ void GapEmitter::finish()
     }
 }
 
-std::uint32_t GapEmitter::closingCorrelation(const Gap& gap) const
+std::uint32_t GapEmitter::closingCorrelation(const StoredGap& gap) const
 {
-    return gap.closingOp ? m_classifier.trace().event(*gap.closingOp).correlation : 0;
+    const PackedOptional<EventRef> closing = gap.closingOp();
+    return closing ? m_classifier.trace().event(*closing).correlation : 0;
 }
 
-void GapEmitter::reclassify(Gap& gap)
+void GapEmitter::reclassify(StoredGap& gap)
 {
-    GapClassifier::Context fresh = m_classifier.context(gap.process);
-    gap.cause = m_classifier.classify(gap.start, gap.end, closingCorrelation(gap), fresh);
-    m_idleByCause[static_cast<std::size_t>(gap.cause)] += gap.duration();
+    GapClassifier::Context fresh = m_classifier.context(m_out.process);
+    gap.setCause(m_classifier.classify(gap.start, gap.end, closingCorrelation(gap), fresh));
+    m_idleByCause[static_cast<std::size_t>(gap.cause())] += gap.duration();
 }
 
 void GapEmitter::join(GapEmitter& next, TimeNs cut)
@@ -104,16 +102,16 @@ void GapEmitter::join(GapEmitter& next, TimeNs cut)
     if (m_joined.empty())
         m_joined.push_back(&m_out);
     const auto uncount
-        = [this](const Gap& gap) { m_idleByCause[static_cast<std::size_t>(gap.cause)] -= gap.duration(); };
+        = [this](const StoredGap& gap) { m_idleByCause[static_cast<std::size_t>(gap.cause())] -= gap.duration(); };
     // Only the gaps after the last span so far lack a closing op: the next slice's first span closes them. They
     // can lie in several lists, after slices without spans.
     if (next.m_firstSpan) {
         for (auto list = m_joined.rbegin(); list != m_joined.rend(); ++list) {
-            std::vector<Gap>& gaps = **list;
+            std::vector<StoredGap>& gaps = (*list)->gaps;
             std::size_t g = gaps.size();
-            for (; g > 0 && !gaps[g - 1].closingOp; --g) {
+            for (; g > 0 && !gaps[g - 1].closingOp(); --g) {
                 uncount(gaps[g - 1]);
-                gaps[g - 1].closingOp = next.m_firstSpan->opener;
+                gaps[g - 1].setClosingOp(next.m_firstSpan->opener);
                 reclassify(gaps[g - 1]);
             }
             if (g > 0)
@@ -123,14 +121,14 @@ void GapEmitter::join(GapEmitter& next, TimeNs cut)
     for (int c = 0; c < kGapCauseCount; ++c)
         m_idleByCause[c] += next.m_idleByCause[c];
     // A gap that ends at the cut and the next slice's that starts there are one gap: next's first.
-    auto last = std::find_if(m_joined.rbegin(), m_joined.rend(), [](const std::vector<Gap>* g) { return !g->empty(); });
-    if (last != m_joined.rend() && (*last)->back().end == cut && !next.m_out.empty()
-        && next.m_out.front().start == cut) {
-        Gap& rest = next.m_out.front();
-        uncount((*last)->back());
+    auto last = std::find_if(m_joined.rbegin(), m_joined.rend(), [](const GapRun* g) { return !g->gaps.empty(); });
+    if (last != m_joined.rend() && (*last)->gaps.back().end == cut && !next.m_out.gaps.empty()
+        && next.m_out.gaps.front().start == cut) {
+        StoredGap& rest = next.m_out.gaps.front();
+        uncount((*last)->gaps.back());
         uncount(rest);
-        rest.start = (*last)->back().start;
-        (*last)->pop_back();
+        rest.start = (*last)->gaps.back().start;
+        (*last)->gaps.pop_back();
         reclassify(rest);
     }
     m_joined.push_back(&next.m_out);

@@ -70,8 +70,8 @@ private:
 class GapEmitter {
 public:
     /// With `ranked` > 0, also keeps the `ranked` longest of its gaps (ranked()), as they are emitted.
-    GapEmitter(const IntervalSet& window, const Gap& prototype, const GapClassifier& classifier, std::vector<Gap>& out,
-        std::size_t ranked = 0);
+    /// The gaps go to `out`, whose process, device and stream they get.
+    GapEmitter(const IntervalSet& window, const GapClassifier& classifier, GapRun& out, std::size_t ranked = 0);
     void add(const BusySpan& span);
     /// A span opened by an op with this correlation id will come: its gap's launch is looked up then.
     void expect(std::uint32_t openerCorrelation) const
@@ -89,8 +89,6 @@ public:
     /// Its longest gaps (at most `ranked`; all of them if it has fewer), in no particular order, by their index
     /// in the list counted from this emitter's first gap; as emitted (join() does not update it).
     const std::vector<RankedGap>& ranked() const { return m_ranking.kept(); }
-    /// The number of gaps this emitter has put in its list.
-    std::size_t count() const { return m_out.size() - m_first; }
     /// Joins the gaps of `next`, which covered the time slice after the last one joined so far (device_pass.h;
     /// at first, this one's) and emitted into a list of its own, as one pass over the slices would have found
     /// them: the trailing gaps so far get the next slice's first span as closing op, and a gap that ends at
@@ -104,14 +102,13 @@ private:
     void emit(TimeNs start, TimeNs end, const BusySpan* closing);
     void nextRange();
     /// Gives a gap its cause again (after its closing op or extent changed).
-    void reclassify(Gap& gap);
+    void reclassify(StoredGap& gap);
     /// The correlation id of a gap's closing op, 0 without one.
-    std::uint32_t closingCorrelation(const Gap& gap) const;
+    std::uint32_t closingCorrelation(const StoredGap& gap) const;
 
     const std::vector<Interval>& m_ranges;
-    const Gap& m_prototype;
     const GapClassifier& m_classifier;
-    std::vector<Gap>& m_out;
+    GapRun& m_out;
     const std::size_t m_first; // this emitter's first gap in m_out
     std::size_t m_emitted = 0; // the gaps it has put there (ranked() counts from m_first)
     std::size_t m_range = 0;
@@ -122,7 +119,7 @@ private:
     GapClassifier::Context m_context;
     std::optional<BusySpan> m_firstSpan;
     /// The lists joined so far, this one's first (join()).
-    std::vector<std::vector<Gap>*> m_joined;
+    std::vector<GapRun*> m_joined;
     GapRanking m_ranking;
 };
 

@@ -6,32 +6,32 @@
 
 namespace gapscope {
 
-std::vector<const Gap*> longestGaps(const GapList& gaps, std::size_t count, bool deviceGapsOnly)
+std::vector<std::size_t> longestGaps(const GapList& gaps, std::size_t count, bool deviceGapsOnly)
 {
     GapRanking ranking(count);
     ranking.reserve(gaps.size());
     std::size_t index = 0;
-    for (const Gap& gap : gaps) {
-        if (!deviceGapsOnly || !gap.stream)
-            ranking.offer({ gap.duration(), index });
-        ++index;
+    for (const GapRun& run : gaps.runs()) {
+        if (deviceGapsOnly && run.stream) {
+            index += run.gaps.size();
+            continue;
+        }
+        for (const StoredGap& gap : run.gaps)
+            ranking.offer({ gap.duration(), index++ });
     }
-    std::vector<const Gap*> out;
+    std::vector<std::size_t> out;
     for (const RankedGap& r : ranking.sorted())
-        out.push_back(&gaps[r.index]);
+        out.push_back(r.index);
     return out;
 }
 
-std::vector<const Gap*> longestDeviceGaps(const AnalysisResult& result, std::size_t count)
+std::vector<std::size_t> longestDeviceGaps(const AnalysisResult& result, std::size_t count)
 {
     const std::vector<std::size_t>& ranked = result.longestDeviceGaps;
     // The ranking holds the `count` longest if it is that long, or if it holds every device gap.
     if (count > ranked.size() && ranked.size() == result.options.rankedDeviceGaps)
         return longestGaps(result.gaps, count, true);
-    std::vector<const Gap*> out;
-    for (std::size_t i = 0; i < std::min(count, ranked.size()); ++i)
-        out.push_back(&result.gaps[ranked[i]]);
-    return out;
+    return { ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(std::min(count, ranked.size())) };
 }
 
 } // namespace gapscope

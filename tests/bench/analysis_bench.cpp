@@ -177,8 +177,8 @@ const GeneratedTrace& generated(std::size_t gpuEvents)
 std::size_t explainLongestGaps(const Trace& trace, const AnalysisResult& result, std::size_t top)
 {
     std::size_t characters = 0;
-    for (const Gap* gap : longestDeviceGaps(result, top))
-        characters += gapEvidence(trace, *gap, result.options.launchThresholdNs).summary.size();
+    for (const std::size_t index : longestDeviceGaps(result, top))
+        characters += gapEvidence(trace, result.gaps[index], result.options.launchThresholdNs).summary.size();
     return characters;
 }
 

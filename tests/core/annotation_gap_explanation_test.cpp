@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <functional>
 
 namespace gapscope {
@@ -181,12 +183,12 @@ TEST_P(GapExplanationTest, PrefillsTheRecordFromTheEvidence)
     c.build(b);
     b.trace.finalize();
     const AnalysisResult result = analyze(b.trace, {});
-    const Gap* gap = nullptr;
+    std::optional<Gap> gap;
     for (const Gap& g : result.gaps) {
         if (!g.stream && g.start == c.gapStart)
-            gap = &g;
+            gap = g;
     }
-    ASSERT_NE(gap, nullptr) << "no device gap at " << c.gapStart;
+    ASSERT_TRUE(gap.has_value()) << "no device gap at " << c.gapStart;
     ASSERT_EQ(gap->end, c.gapEnd);
     ASSERT_EQ(gap->cause, c.cause) << gapCauseName(gap->cause) << ": " << describeGap(b.trace, *gap);
 
@@ -238,12 +240,12 @@ TEST(GapExplanation, AStreamGapNamesItsStreamAndTheBusyOnes)
     b.trace.lanes[other.value].events.push_back(producer);
     b.trace.finalize();
     const AnalysisResult result = analyze(b.trace, {});
-    const Gap* gap = nullptr;
+    std::optional<Gap> gap;
     for (const Gap& g : result.gaps) {
         if (g.stream == std::optional<LaneIndex>(b.stream) && g.start == 2000)
-            gap = &g;
+            gap = g;
     }
-    ASSERT_NE(gap, nullptr);
+    ASSERT_TRUE(gap.has_value());
     ASSERT_EQ(gap->cause, GapCause::Dependency);
     const Annotation a = explainGap(b.trace, result, *gap);
     ASSERT_TRUE(a.gap.has_value());

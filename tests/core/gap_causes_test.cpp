@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <functional>
 
 namespace gapscope {
@@ -50,12 +52,12 @@ TEST_P(GapCauseTest, ClassifiesTheDeviceGapWithItsEvidence)
     options.window.explicitStart = us(0);
     options.window.explicitEnd = us(200);
     const AnalysisResult result = analyze(trace, options);
-    const Gap* found = nullptr;
+    std::optional<Gap> found;
     for (const Gap& gap : result.gaps) {
         if (!gap.stream && gap.start == c.gapStart)
-            found = &gap;
+            found = gap;
     }
-    ASSERT_NE(found, nullptr) << "no device gap starting at " << c.gapStart;
+    ASSERT_TRUE(found.has_value()) << "no device gap starting at " << c.gapStart;
     const Gap& gap = *found;
     EXPECT_EQ(gap.end, c.gapEnd);
     EXPECT_EQ(gapCauseName(gap.cause), gapCauseName(c.cause));

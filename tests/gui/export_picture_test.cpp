@@ -48,15 +48,15 @@ protected:
     {
         std::filesystem::copy_file(test::dataPath(kTrace), m_tracePath);
         // The two longest device gaps: one gets the note, the other stays bare.
-        std::vector<const Gap*> gaps;
+        std::vector<Gap> gaps;
         for (const Gap& gap : s_analysis->gaps) {
             if (!gap.stream)
-                gaps.push_back(&gap);
+                gaps.push_back(gap);
         }
-        std::sort(gaps.begin(), gaps.end(), [](const Gap* a, const Gap* b) { return a->duration() > b->duration(); });
+        std::sort(gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) { return a.duration() > b.duration(); });
         ASSERT_GE(gaps.size(), 2u);
-        m_longest = *gaps[0];
-        m_second = *gaps[1];
+        m_longest = gaps[0];
+        m_second = gaps[1];
         ASSERT_EQ(m_longest.duration(), 62'339'000);
         ASSERT_EQ(m_longest.cause, GapCause::Host);
         ASSERT_EQ(m_second.cause, GapCause::Host);
