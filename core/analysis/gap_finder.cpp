@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace gapscope {
 
@@ -21,21 +22,12 @@ GapEmitter::GapEmitter(const IntervalSet& window, const GapClassifier& classifie
         m_cursor = m_ranges.front().start;
 }
 
-void GapEmitter::emit(TimeNs start, TimeNs end, const BusySpan* closing)
+void GapEmitter::addInGeneral(const BusySpan& span)
 {
-    const GapCause cause = m_classifier.classify(start, end, closing ? closing->openerCorrelation : 0, m_context);
-    m_out.gaps.emplace_back(
-        start, end, closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(), cause);
-    m_idleByCause[static_cast<std::size_t>(cause)] += end - start;
-    m_ranking.offer({ end - start, m_emitted++ });
-}
-
-void GapEmitter::add(const BusySpan& span)
-{
-    if (!m_firstSpan) [[unlikely]]
+    if (!m_firstSpan)
         m_firstSpan = span;
-    if (m_oneRangeEnd) [[likely]] {
-        // The usual window, one range: the loops below, unrolled.
+    if (m_oneRangeEnd) {
+        // A window of one range: the loops below, unrolled; add() takes the next spans while the range lasts.
         if (m_range > 0)
             return;
         const TimeNs end = *m_oneRangeEnd;
@@ -43,12 +35,14 @@ void GapEmitter::add(const BusySpan& span)
             if (m_cursor < end)
                 emit(m_cursor, end, &span);
             m_range = 1;
+            m_fastEnd = std::numeric_limits<TimeNs>::min();
             return;
         }
         if (span.start > m_cursor)
             emit(m_cursor, span.start, &span);
         m_cursor = std::max(m_cursor, span.end);
         m_range = m_cursor >= end ? 1 : 0;
+        m_fastEnd = m_range == 0 ? end : std::numeric_limits<TimeNs>::min();
         return;
     }
     // `m_cursor` is the earliest time of range m_range not yet known to be busy or in a gap.

@@ -9,6 +9,7 @@
 #include "core/analysis/host_scan.h"
 
 #include <array>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -72,7 +73,22 @@ public:
     /// With `ranked` > 0, also keeps the `ranked` longest of its gaps (ranked()), as they are emitted.
     /// The gaps go to `out`, whose process, device and stream they get.
     GapEmitter(const IntervalSet& window, const GapClassifier& classifier, GapRun& out, std::size_t ranked = 0);
-    void add(const BusySpan& span);
+    /// Takes the next busy span (spans come in ascending order).
+    void add(const BusySpan& span)
+    {
+        // The usual case, inlined into the sweep: a window of one range, a span that starts inside it.
+        if (span.start < m_fastEnd) [[likely]] {
+            if (span.start > m_cursor)
+                emit(m_cursor, span.start, &span);
+            m_cursor = std::max(m_cursor, span.end);
+            if (m_cursor >= m_fastEnd) {
+                m_range = 1;
+                m_fastEnd = std::numeric_limits<TimeNs>::min();
+            }
+            return;
+        }
+        addInGeneral(span);
+    }
     /// A span opened by an op with this correlation id will come: its gap's launch is looked up then.
     void expect(std::uint32_t openerCorrelation) const
     {
@@ -99,7 +115,17 @@ public:
     void join(GapEmitter& next, TimeNs cut);
 
 private:
-    void emit(TimeNs start, TimeNs end, const BusySpan* closing);
+    [[gnu::always_inline]] void emit(TimeNs start, TimeNs end, const BusySpan* closing)
+    {
+        const GapCause cause = m_classifier.classify(start, end, closing ? closing->openerCorrelation : 0, m_context);
+        m_out.gaps.emplace_back(
+            start, end, closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(), cause);
+        m_idleByCause[static_cast<std::size_t>(cause)] += end - start;
+        m_ranking.offer({ end - start, m_emitted++ });
+    }
+
+    /// add() for the other cases: the first span, windows of several ranges, spans past the window's end.
+    void addInGeneral(const BusySpan& span);
     void nextRange();
     /// Gives a gap its cause again (after its closing op or extent changed).
     void reclassify(StoredGap& gap);
@@ -115,6 +141,9 @@ private:
     TimeNs m_cursor = 0;
     /// The end of the window's range when it has one (the usual case, which add() serves on a short path).
     std::optional<TimeNs> m_oneRangeEnd;
+    /// Spans starting before this take add()'s short path: the one range's end once the first span came and
+    /// while that range is not done; before every time otherwise.
+    TimeNs m_fastEnd = std::numeric_limits<TimeNs>::min();
     std::array<TimeNs, kGapCauseCount> m_idleByCause {};
     GapClassifier::Context m_context;
     std::optional<BusySpan> m_firstSpan;
