@@ -76,7 +76,7 @@ public:
     /// Takes the next busy span (spans come in ascending order).
     void add(const BusySpan& span)
     {
-        // The usual case, inlined into the sweep: a window of one range, a span that starts inside it.
+        // The usual case, one comparison: a window of one range, a span that starts inside it.
         if (span.start < m_fastEnd) [[likely]] {
             if (span.start > m_cursor)
                 emit(m_cursor, span.start, &span);
