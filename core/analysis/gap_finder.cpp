@@ -11,10 +11,10 @@ GapEmitter::GapEmitter(const IntervalSet& window, const GapClassifier& classifie
     : m_ranges(window.intervals())
     , m_classifier(classifier)
     , m_out(out)
-    , m_first(out.gaps.size())
     , m_context(classifier.context(out.process))
     , m_ranking(ranked)
 {
+    assert(out.gaps.empty());
     if (m_ranges.size() == 1)
         m_oneRangeEnd = m_ranges.front().end;
     m_ranking.reserve(ranked);
@@ -24,8 +24,8 @@ GapEmitter::GapEmitter(const IntervalSet& window, const GapClassifier& classifie
 
 void GapEmitter::addInGeneral(const BusySpan& span)
 {
-    if (!m_firstSpan)
-        m_firstSpan = span;
+    if (!m_firstOpener)
+        m_firstOpener = span.opener;
     if (m_oneRangeEnd) {
         // A window of one range: the loops below, unrolled; add() takes the next spans while the range lasts.
         if (m_range > 0)
@@ -92,20 +92,19 @@ void GapEmitter::reclassify(StoredGap& gap)
 
 void GapEmitter::join(GapEmitter& next, TimeNs cut)
 {
-    assert(m_first == 0 && next.m_first == 0);
     if (m_joined.empty())
         m_joined.push_back(&m_out);
     const auto uncount
         = [this](const StoredGap& gap) { m_idleByCause[static_cast<std::size_t>(gap.cause())] -= gap.duration(); };
     // Only the gaps after the last span so far lack a closing op: the next slice's first span closes them. They
     // can lie in several lists, after slices without spans.
-    if (next.m_firstSpan) {
+    if (next.m_firstOpener) {
         for (auto list = m_joined.rbegin(); list != m_joined.rend(); ++list) {
             std::vector<StoredGap>& gaps = (*list)->gaps;
             std::size_t g = gaps.size();
             for (; g > 0 && !gaps[g - 1].closingOp(); --g) {
                 uncount(gaps[g - 1]);
-                gaps[g - 1].setClosingOp(next.m_firstSpan->opener);
+                gaps[g - 1].setClosingOp(*next.m_firstOpener);
                 reclassify(gaps[g - 1]);
             }
             if (g > 0)
@@ -126,8 +125,8 @@ void GapEmitter::join(GapEmitter& next, TimeNs cut)
         reclassify(rest);
     }
     m_joined.push_back(&next.m_out);
-    if (!m_firstSpan)
-        m_firstSpan = next.m_firstSpan;
+    if (!m_firstOpener)
+        m_firstOpener = next.m_firstOpener;
 }
 
 } // namespace gapscope

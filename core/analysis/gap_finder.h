@@ -71,7 +71,7 @@ private:
 class GapEmitter {
 public:
     /// With `ranked` > 0, also keeps the `ranked` longest of its gaps (ranked()), as they are emitted.
-    /// The gaps go to `out`, whose process, device and stream they get.
+    /// The gaps go to `out` (empty), whose process, device and stream they get.
     GapEmitter(const IntervalSet& window, const GapClassifier& classifier, GapRun& out, std::size_t ranked = 0);
     /// Takes the next busy span (spans come in ascending order).
     void add(const BusySpan& span)
@@ -101,17 +101,16 @@ public:
     /// Idle time of the emitted gaps by cause.
     const std::array<TimeNs, kGapCauseCount>& idleByCause() const { return m_idleByCause; }
     /// Whether any span came (a stream without activity has no gaps of its own: then finish() is not called).
-    bool sawActivity() const { return m_firstSpan.has_value(); }
+    bool sawActivity() const { return m_firstOpener.has_value(); }
     /// Its longest gaps (at most `ranked`; all of them if it has fewer), in no particular order, by their index
-    /// in the list counted from this emitter's first gap; as emitted (join() does not update it).
+    /// in its list; as emitted (join() does not update it).
     const std::vector<RankedGap>& ranked() const { return m_ranking.kept(); }
     /// Joins the gaps of `next`, which covered the time slice after the last one joined so far (device_pass.h;
     /// at first, this one's) and emitted into a list of its own, as one pass over the slices would have found
     /// them: the trailing gaps so far get the next slice's first span as closing op, and a gap that ends at
     /// `cut` and the next slice's gap starting there become one gap (next's first; the list that held the
     /// other no longer ends with it); causes and idle time by cause (here, for all the slices) follow. All
-    /// emitters have finished and emitted from the start of their lists; the lists, one after the other, are
-    /// then the gaps of the slices.
+    /// emitters have finished; the lists, one after the other, are then the gaps of the slices.
     void join(GapEmitter& next, TimeNs cut);
 
 private:
@@ -135,8 +134,7 @@ private:
     const std::vector<Interval>& m_ranges;
     const GapClassifier& m_classifier;
     GapRun& m_out;
-    const std::size_t m_first; // this emitter's first gap in m_out
-    std::size_t m_emitted = 0; // the gaps it has put there (ranked() counts from m_first)
+    std::size_t m_emitted = 0; // the gaps it has put in m_out
     std::size_t m_range = 0;
     TimeNs m_cursor = 0;
     /// The end of the window's range when it has one (the usual case, which add() serves on a short path).
@@ -146,7 +144,8 @@ private:
     TimeNs m_fastEnd = std::numeric_limits<TimeNs>::min();
     std::array<TimeNs, kGapCauseCount> m_idleByCause {};
     GapClassifier::Context m_context;
-    std::optional<BusySpan> m_firstSpan;
+    /// The op that opened the first span.
+    std::optional<EventRef> m_firstOpener;
     /// The lists joined so far, this one's first (join()).
     std::vector<GapRun*> m_joined;
     GapRanking m_ranking;

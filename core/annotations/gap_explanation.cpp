@@ -89,13 +89,13 @@ void addLane(std::vector<LaneIdentity>& lanes, const LaneIdentity& lane)
 }
 
 /// The run of consecutive gaps of the same device (or stream) that are all `launch` gaps, around `gap`.
-std::pair<std::size_t, std::size_t> launchRun(const std::vector<Gap>& sameLane, std::size_t at)
+std::pair<std::size_t, std::size_t> launchRun(const std::vector<const StoredGap*>& sameLane, std::size_t at)
 {
     std::size_t first = at;
     std::size_t last = at;
-    while (first > 0 && sameLane[first - 1].cause == GapCause::Launch)
+    while (first > 0 && sameLane[first - 1]->cause() == GapCause::Launch)
         --first;
-    while (last + 1 < sameLane.size() && sameLane[last + 1].cause == GapCause::Launch)
+    while (last + 1 < sameLane.size() && sameLane[last + 1]->cause() == GapCause::Launch)
         ++last;
     return { first, last };
 }
@@ -113,26 +113,27 @@ struct LaunchStretch {
 
 LaunchStretch measureLaunchStretch(const Trace& trace, const AnalysisResult& result, const Gap& gap)
 {
-    std::vector<Gap> sameLane;
+    // The gaps of the same device (or stream), in time order, where the list keeps them.
+    std::vector<const StoredGap*> sameLane;
     std::size_t at = 0;
     for (const GapRun& run : result.gaps.runs()) {
         if (run.device != gap.device || run.stream != gap.stream)
             continue;
-        for (std::size_t i = 0; i < run.gaps.size(); ++i) {
-            if (run.gaps[i].start == gap.start && run.gaps[i].end == gap.end)
+        for (const StoredGap& g : run.gaps) {
+            if (g.start == gap.start && g.end == gap.end)
                 at = sameLane.size();
-            sameLane.push_back(run[i]);
+            sameLane.push_back(&g);
         }
     }
     LaunchStretch stretch { gap.start, gap.end, 1, gap.duration() };
     if (!sameLane.empty()) {
         const auto [first, last] = launchRun(sameLane, at);
-        stretch.start = sameLane[first].start;
-        stretch.end = sameLane[last].end;
+        stretch.start = sameLane[first]->start;
+        stretch.end = sameLane[last]->end;
         stretch.gapCount = last - first + 1;
         stretch.idleNs = 0;
         for (std::size_t i = first; i <= last; ++i)
-            stretch.idleNs += sameLane[i].duration();
+            stretch.idleNs += sameLane[i]->duration();
     }
     // The kernels the gaps separate: those touching the stretch, its two ends included.
     std::vector<TimeNs> kernels;
