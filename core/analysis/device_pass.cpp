@@ -16,78 +16,64 @@ namespace {
 /// and P (memcpys):
 ///   compute = |C ∩ W|,  communication = |(C ∪ M) ∩ W| − |C ∩ W|,
 ///   memcpy = |(C ∪ M ∪ P) ∩ W| − |(C ∪ M) ∩ W|,  idle = |W| − |(C ∪ M ∪ P) ∩ W|,
-/// which sum to |W| by construction. Events come in start order across streams, so each union is a running
-/// union fed a sorted subsequence: an event either extends the current span or closes it and opens the next.
-/// The busy union is C ∪ M ∪ P for the activity set `all`, the kernels (C's kernels and M) for `kernels`.
-/// Everything is plain scalars in one object that never escapes, so that the per-event work stays in
-/// registers; only the busy union's closed spans leave, to the sink.
-template <bool KernelsOnly, typename Sink> class UnionSweep {
+/// which sum to |W| by construction. The busy union is C ∪ M ∪ P for the activity set `all`, the kernels (C's
+/// kernels and M) for `kernels`.
+///
+/// Events come in start order across streams, so each union is a running union fed a sorted subsequence, and
+/// its measure grows by what each event adds past the latest end so far: |[max(start, latest end), end) ∩ W|
+/// (that part is disjoint from everything before). So a union is its latest end and its running total, and
+/// an event costs it two maxima and a clamp, no branch; only the busy union keeps the start of its current
+/// span, which it closes (to the sink) when an event starts after its latest end.
+///
+/// `Covered`: the window holds every event the sweep will take (the gpu and trace windows), so that nothing
+/// needs clipping to it. Everything is plain scalars in one object that never escapes, so that the per-event
+/// work stays in registers.
+template <bool KernelsOnly, bool Covered, typename Sink> class UnionSweep {
 public:
-    /// `covered`: the window holds every event the sweep will take.
-    UnionSweep(const IntervalSet& window, bool covered, const NameClasses& names, Sink& sink)
+    UnionSweep(const IntervalSet& window, const NameClasses& names, Sink& sink)
         : m_window(window.intervals())
         , m_windowLength(window.totalLength())
-        , m_covered(covered)
         , m_oneRange(m_window.size() == 1)
         , m_rangeStart(m_oneRange ? m_window[0].start : 0)
         , m_rangeEnd(m_oneRange ? m_window[0].end : 0)
-        , m_names(names)
+        , m_isCommunication(names.communicationTest())
         , m_sink(sink)
     { }
 
-    [[gnu::always_inline]] void take(const Event& e, TimeNs start, TimeNs end, EventRef ref)
+    /// Takes event `e` of `lane` (whose first event is `laneBegin`), cut to [start, end).
+    [[gnu::always_inline]] void take(const Event& e, TimeNs start, TimeNs end, LaneIndex lane, const Event* laneBegin)
     {
         if (end <= start)
             return; // zero-length: adds nothing to busy time
-        bool compute = false; // in C
-        bool communication = false; // in M
-        switch (e.kind) {
-        case EventKind::Kernel:
-            communication = m_names.isCommunication(e.name);
-            compute = !communication;
-            break;
-        case EventKind::Memset:
-            compute = true;
-            break;
-        case EventKind::Memcpy:
-            break;
-        default:
-            return; // waits and annotations drawn on GPU lanes are not activity
-        }
+        // Which unions the event is in, with as few branches as can be: most events are compute kernels.
         const bool kernel = e.kind == EventKind::Kernel;
-        if (compute)
-            fold(m_c, start, end);
-        if (compute || communication)
-            fold(m_cm, start, end);
-        if (start > m_all.end) {
-            m_all.total += inWindow(m_all);
-            if (!KernelsOnly)
-                close(m_all, m_allOpener, { ref, e.correlation });
-            m_all.start = start;
-            m_all.end = end;
-        } else {
-            m_all.end = std::max(m_all.end, end);
+        const bool communication = kernel & m_isCommunication(e.name); // in M
+        const bool compute = (kernel & !communication) | (e.kind == EventKind::Memset); // in C
+        if (!KernelsOnly && compute) [[likely]] {
+            busy(m_all, start, { &e, laneBegin, lane });
+            extend(m_all, start, end);
+            extend(m_cm, start, end);
+            extend(m_c, start, end);
+            return;
         }
+        if (!compute && !communication && e.kind != EventKind::Memcpy)
+            return; // waits and annotations drawn on GPU lanes are not activity
+        if (!KernelsOnly)
+            busy(m_all, start, { &e, laneBegin, lane });
+        extend(m_all, start, end);
+        if (compute || communication)
+            extend(m_cm, start, end);
+        if (compute)
+            extend(m_c, start, end);
         if (KernelsOnly && kernel) {
-            if (start > m_kernels.end) {
-                m_kernels.total += inWindow(m_kernels);
-                close(m_kernels, m_kernelsOpener, { ref, e.correlation });
-                m_kernels.start = start;
-                m_kernels.end = end;
-            } else {
-                m_kernels.end = std::max(m_kernels.end, end);
-            }
+            busy(m_kernels, start, { &e, laneBegin, lane });
+            extend(m_kernels, start, end);
         }
     }
 
-    DeviceMeasure finish()
+    [[gnu::always_inline]] DeviceMeasure finish()
     {
-        for (Span* span : { &m_c, &m_cm, &m_all, &m_kernels })
-            span->total += inWindow(*span);
-        if (KernelsOnly)
-            close(m_kernels, m_kernelsOpener, {});
-        else
-            close(m_all, m_allOpener, {});
+        close(KernelsOnly ? m_kernels : m_all);
         DeviceMeasure out;
         out.busyInWindow = KernelsOnly ? m_kernels.total : m_all.total;
         out.exposed.compute = m_c.total;
@@ -98,72 +84,76 @@ public:
     }
 
 private:
-    /// A span before every real time, far enough from the limit that window arithmetic cannot overflow.
+    /// Before every real time, far enough from the limit that window arithmetic cannot overflow.
     static constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min() / 4;
-    /// One union: its current span, and the length in the window of the spans it closed.
-    struct Span {
-        TimeNs start = kNever;
+    /// One union: the latest end of its events so far, and its measure in the window so far.
+    struct Union {
         TimeNs end = kNever;
         TimeNs total = 0;
-        std::size_t nextRange = 0; // multi-range windows: the first range not before the spans closed
+        std::size_t nextRange = 0; // multi-range windows: the first range not before what it measured
+    };
+    /// The event that opened a span of the busy union (its index in its lane is worked out when it is handed
+    /// on, not for every event).
+    struct Opener {
+        const Event* event = nullptr;
+        const Event* laneBegin = nullptr;
+        LaneIndex lane;
     };
 
-    [[gnu::always_inline]] void fold(Span& span, TimeNs start, TimeNs end)
+    /// Adds [start, end) to the union.
+    [[gnu::always_inline]] void extend(Union& u, TimeNs start, TimeNs end)
     {
-        if (start > span.end) {
-            span.total += inWindow(span);
-            span.start = start;
-            span.end = end;
-        } else {
-            span.end = std::max(span.end, end);
+        u.total += inWindow(u, std::max(start, u.end), end);
+        u.end = std::max(u.end, end);
+    }
+    /// Before an event of the busy union `u` that starts at `start` and is `opener`: if it starts after the
+    /// union's latest end, the current span is closed and the event opens the next.
+    [[gnu::always_inline]] void busy(Union& u, TimeNs start, Opener opener)
+    {
+        if (start > u.end) {
+            close(u);
+            m_spanStart = start;
+            m_opener = opener;
         }
     }
-    /// The event that opened a span of the busy union.
-    struct Opener {
-        EventRef ref;
-        std::uint32_t correlation = 0;
-    };
-    /// Hands the busy union's closed span to the sink; `next` opens the next one.
-    [[gnu::always_inline]] void close(const Span& span, Opener& opener, Opener next)
+    /// Hands the busy union's current span, if any, to the sink.
+    [[gnu::always_inline]] void close(const Union& u)
     {
-        if (span.end != kNever)
-            m_sink.add({ span.start, span.end, opener.ref, opener.correlation });
-        opener = next;
-        if constexpr (requires { m_sink.expect(next.correlation); })
-            m_sink.expect(next.correlation);
+        if (u.end != kNever)
+            m_sink.add({ m_spanStart, u.end,
+                { m_opener.lane, static_cast<std::uint32_t>(m_opener.event - m_opener.laneBegin) },
+                m_opener.event->correlation });
     }
-    /// |current span ∩ window|; the spans of one union come in ascending order.
-    [[gnu::always_inline]] TimeNs inWindow(Span& span) const
+    /// |[from, to) ∩ window| (0 when to <= from); `from` never decreases from one call to the next for a union.
+    [[gnu::always_inline]] TimeNs inWindow(Union& u, TimeNs from, TimeNs to) const
     {
-        if (m_covered) [[likely]] // the gpu and trace windows: no clipping
-            return span.end - span.start;
-        if (m_oneRange) { // a window of one range
-            const TimeNs clipped = std::min(span.end, m_rangeEnd) - std::max(span.start, m_rangeStart);
-            return clipped > 0 ? clipped : 0;
-        }
+        if constexpr (Covered) // the gpu and trace windows: no clipping
+            return std::max<TimeNs>(to - from, 0);
+        if (m_oneRange) // a window of one range
+            return std::max<TimeNs>(std::min(to, m_rangeEnd) - std::max(from, m_rangeStart), 0);
         TimeNs total = 0;
-        while (span.nextRange < m_window.size() && m_window[span.nextRange].end <= span.start)
-            ++span.nextRange;
-        for (std::size_t j = span.nextRange; j < m_window.size() && m_window[j].start < span.end; ++j)
-            total += std::min(span.end, m_window[j].end) - std::max(span.start, m_window[j].start);
+        while (u.nextRange < m_window.size() && m_window[u.nextRange].end <= from)
+            ++u.nextRange;
+        for (std::size_t j = u.nextRange; j < m_window.size() && m_window[j].start < to; ++j)
+            total += std::max<TimeNs>(std::min(to, m_window[j].end) - std::max(from, m_window[j].start), 0);
         return total;
     }
 
     const std::vector<Interval>& m_window;
     const TimeNs m_windowLength;
-    const bool m_covered;
     // The window's one range, copied here so that the hot loop keeps it in registers.
     const bool m_oneRange;
     const TimeNs m_rangeStart;
     const TimeNs m_rangeEnd;
-    const NameClasses& m_names;
+    const NameClasses::CommunicationTest m_isCommunication;
     Sink& m_sink;
-    Span m_c;
-    Span m_cm;
-    Span m_all;
-    Span m_kernels;
-    Opener m_allOpener;
-    Opener m_kernelsOpener;
+    Union m_c;
+    Union m_cm;
+    Union m_all;
+    Union m_kernels;
+    /// The busy union's current span: its start and the event that opened it.
+    TimeNs m_spanStart = kNever;
+    Opener m_opener;
 };
 
 /// A StartOrderMerge read one event at a time, as FewRunsMerge is.
@@ -208,17 +198,53 @@ template <typename Sweep, typename Others>
         const TimeNs next = others.nextStart();
         for (; e != main.last && e->start < next; ++e) {
             __builtin_prefetch(e + 24); // about 1 KB ahead: the lane is read at the speed of memory
-            sweep.take(
-                *e, e->start, std::min(e->end, slice.to), { main.lane, static_cast<std::uint32_t>(e - main.begin) });
+            sweep.take(*e, e->start, std::min(e->end, slice.to), main.lane, main.begin);
         }
         if (others.done())
             return;
         const TimeNs mainStart = e != main.last ? e->start : std::numeric_limits<TimeNs>::max();
         do {
             const MergedEvent o = others.take();
-            sweep.take(*o.event, o.start, std::min(o.event->end, slice.to), { o.lane, o.index });
+            sweep.take(*o.event, o.start, std::min(o.event->end, slice.to), o.lane, o.laneBegin);
         } while (!others.done() && others.nextStart() <= mainStart);
     }
+}
+
+/// Sweeps one slice with `Sweep`: what earlier events leave running at its start (`firsts`: each lane's first
+/// event in the slice), then the runs of events that start in it (`runs`, which it takes apart).
+template <typename Sweep, typename Sink>
+DeviceMeasure sweepRuns(const Trace& trace, const std::vector<LaneIndex>& lanes, const NameClasses& names,
+    const IntervalSet& window, TimeSlice slice, Sink& sink, const std::vector<const Event*>& firsts,
+    std::vector<LaneRun>& runs)
+{
+    Sweep sweep(window, names, sink);
+    // What earlier events leave running at the slice's start comes first: it all starts there. The walk back
+    // stops where the prefix maximum of ends shows that no earlier event reaches the start.
+    for (std::size_t l = 0; l < lanes.size() && slice.from != std::numeric_limits<TimeNs>::min(); ++l) {
+        const Lane& lane = trace.lanes[lanes[l].value];
+        for (auto i = static_cast<std::size_t>(firsts[l] - lane.events.data()); i-- > 0;) {
+            if (lane.maxEndPrefix.size() == lane.events.size() && lane.maxEndPrefix[i] <= slice.from)
+                break;
+            const Event& e = lane.events[i];
+            if (e.end > slice.from)
+                sweep.take(e, slice.from, std::min(e.end, slice.to), lanes[l], lane.events.data());
+        }
+    }
+    // The busiest stream is read directly; the others, merged among themselves, are taken in between.
+    if (runs.empty())
+        return sweep.finish();
+    const auto busiest = std::max_element(runs.begin(), runs.end(),
+        [](const LaneRun& a, const LaneRun& b) { return a.last - a.first < b.last - b.first; });
+    const LaneRun main = *busiest;
+    runs.erase(busiest);
+    if (runs.size() <= FewRunsMerge::kMaxRuns) {
+        FewRunsMerge others(runs);
+        sweepMerged(sweep, main, others, slice);
+    } else {
+        ChunkedMerge others(runs);
+        sweepMerged(sweep, main, others, slice);
+    }
+    return sweep.finish();
 }
 
 /// measureDevice() for one activity set.
@@ -257,34 +283,9 @@ DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lane
     // Whether the window holds all of it (the gpu and trace windows do): then no span needs clipping to it.
     const std::vector<Interval>& ranges = window.intervals();
     const bool covered = extentKnown && ranges.size() == 1 && ranges[0].start <= earliest && ranges[0].end >= latest;
-    UnionSweep<KernelsOnly, Sink> sweep(window, covered, names, sink);
-    // What earlier events leave running at the slice's start comes first: it all starts there. The walk back
-    // stops where the prefix maximum of ends shows that no earlier event reaches the start.
-    for (std::size_t l = 0; l < lanes.size() && slice.from != std::numeric_limits<TimeNs>::min(); ++l) {
-        const Lane& lane = trace.lanes[lanes[l].value];
-        for (auto i = static_cast<std::size_t>(firsts[l] - lane.events.data()); i-- > 0;) {
-            if (lane.maxEndPrefix.size() == lane.events.size() && lane.maxEndPrefix[i] <= slice.from)
-                break;
-            const Event& e = lane.events[i];
-            if (e.end > slice.from)
-                sweep.take(e, slice.from, std::min(e.end, slice.to), { lanes[l], static_cast<std::uint32_t>(i) });
-        }
-    }
-    // The busiest stream is read directly; the others, merged among themselves, are taken in between.
-    if (runs.empty())
-        return sweep.finish();
-    const auto busiest = std::max_element(runs.begin(), runs.end(),
-        [](const LaneRun& a, const LaneRun& b) { return a.last - a.first < b.last - b.first; });
-    const LaneRun main = *busiest;
-    runs.erase(busiest);
-    if (runs.size() <= FewRunsMerge::kMaxRuns) {
-        FewRunsMerge others(runs);
-        sweepMerged(sweep, main, others, slice);
-    } else {
-        ChunkedMerge others(runs);
-        sweepMerged(sweep, main, others, slice);
-    }
-    return sweep.finish();
+    return covered
+        ? sweepRuns<UnionSweep<KernelsOnly, true, Sink>>(trace, lanes, names, window, slice, sink, firsts, runs)
+        : sweepRuns<UnionSweep<KernelsOnly, false, Sink>>(trace, lanes, names, window, slice, sink, firsts, runs);
 }
 
 } // namespace

@@ -46,7 +46,7 @@ NameClasses::NameClasses(const Trace& trace, const std::string& stepPattern, std
                 + "): no NVTX range is taken as a step");
         }
     }
-    m_flags.resize(trace.strings.size(), 0);
+    m_flags.resize(std::max<std::size_t>(1, trace.strings.size()), 0); // [0]: the empty name, no flags
     for (std::uint32_t id = 1; id < m_flags.size(); ++id) {
         const std::string_view name = trace.strings.view(StringId { id });
         std::uint8_t f = 0;

@@ -20,6 +20,25 @@ public:
     bool isProfilerStep(StringId name) const { return flags(name) & kProfilerStep; }
     bool matchesStepPattern(StringId name) const { return flags(name) & kStepPattern; }
 
+    /// isCommunication() as a value a hot loop keeps in registers (it reads the table NameClasses holds).
+    class CommunicationTest {
+    public:
+        /// A select, not a branch: an unknown name reads the flags of the empty name (none).
+        bool operator()(StringId name) const { return m_flags[name.value < m_size ? name.value : 0] & kCommunication; }
+
+    private:
+        friend class NameClasses;
+        const std::uint8_t* m_flags = nullptr;
+        std::uint32_t m_size = 0;
+    };
+    CommunicationTest communicationTest() const
+    {
+        CommunicationTest test;
+        test.m_flags = m_flags.data();
+        test.m_size = static_cast<std::uint32_t>(m_flags.size());
+        return test;
+    }
+
 private:
     static constexpr std::uint8_t kCommunication = 1;
     static constexpr std::uint8_t kProfilerStep = 2;

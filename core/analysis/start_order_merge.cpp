@@ -67,7 +67,7 @@ void StartOrderMerge::refill(int n)
         LaneRun& run = node.run;
         filled = std::min(kChunk, static_cast<std::size_t>(run.last - run.first));
         for (std::size_t i = 0; i < filled; ++i, ++run.first)
-            out[i] = { run.first->start, run.first, run.lane, static_cast<std::uint32_t>(run.first - run.begin) };
+            out[i] = { run.first->start, run.first, run.begin, run.lane };
     } else {
         while (filled < kChunk) {
             const bool hasLeft = ready(node.left);

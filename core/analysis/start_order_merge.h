@@ -17,8 +17,9 @@ namespace gapscope {
 struct MergedEvent {
     TimeNs start;
     const Event* event;
+    const Event* laneBegin; // the first event of its lane
     LaneIndex lane;
-    std::uint32_t index; // within the lane
+    std::uint32_t index() const { return static_cast<std::uint32_t>(event - laneBegin); } // within the lane
 };
 
 /// A run of one lane's events, [first, last) of `lane`'s vector, to be merged.
@@ -75,8 +76,9 @@ public:
     {
         const std::size_t r = m_min;
         const Event* e = m_next[r];
-        const MergedEvent out { e->start, e, m_lane[r], static_cast<std::uint32_t>(e - m_begin[r]) };
+        const MergedEvent out { e->start, e, m_begin[r], m_lane[r] };
         m_next[r] = ++e;
+        __builtin_prefetch(e + 8); // each run is read at its own pace: the hardware does not see them all
         m_head[r] = e != m_last[r] ? e->start : kDone;
         findNext();
         return out;
@@ -90,6 +92,7 @@ private:
         // Values and indices carried through the rounds in registers; the right one wins only if earlier.
         TimeNs value[4];
         std::size_t index[4];
+#pragma GCC unroll 4
         for (std::size_t i = 0; i < 4; ++i) {
             const bool right = m_head[2 * i + 1] < m_head[2 * i];
             value[i] = right ? m_head[2 * i + 1] : m_head[2 * i];

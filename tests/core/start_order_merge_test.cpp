@@ -46,13 +46,13 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> expectedOrder(const Runs& r
     std::vector<MergedEvent> all;
     for (const LaneRun& run : r.runs) {
         for (const Event* e = run.first; e != run.last; ++e)
-            all.push_back({ e->start, e, run.lane, static_cast<std::uint32_t>(e - run.begin) });
+            all.push_back({ e->start, e, run.begin, run.lane });
     }
     std::stable_sort(
         all.begin(), all.end(), [](const MergedEvent& a, const MergedEvent& b) { return a.start < b.start; });
     std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
     for (const MergedEvent& m : all)
-        out.emplace_back(m.lane.value, m.index);
+        out.emplace_back(m.lane.value, m.index());
     return out;
 }
 
@@ -72,7 +72,7 @@ TEST(FewRunsMerge, GivesEveryEventInStartOrderTiesInRunOrder)
             EXPECT_EQ(m.event->start, m.start);
             EXPECT_GE(m.start, previous);
             previous = m.start;
-            got.emplace_back(m.lane.value, m.index);
+            got.emplace_back(m.lane.value, m.index());
         }
         EXPECT_EQ(merge.nextStart(), std::numeric_limits<TimeNs>::max());
         EXPECT_EQ(got, expectedOrder(r));
@@ -92,7 +92,7 @@ TEST(StartOrderMerge, GivesEveryEventInStartOrder)
         std::vector<TimeNs> starts;
         for (auto chunk = merge.next(); !chunk.empty(); chunk = merge.next()) {
             for (const MergedEvent& m : chunk) {
-                got.emplace_back(m.lane.value, m.index);
+                got.emplace_back(m.lane.value, m.index());
                 starts.push_back(m.start);
             }
         }
