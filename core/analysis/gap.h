@@ -41,6 +41,13 @@ public:
         , m_laneAndCause(packLane(closing) | (static_cast<std::uint32_t>(cause) << kLaneBits))
         , m_index(closing ? closing->index : 0)
     { }
+    /// A gap with a closing op.
+    StoredGap(TimeNs gapStart, TimeNs gapEnd, EventRef closing, GapCause cause)
+        : start(gapStart)
+        , end(gapEnd)
+        , m_laneAndCause(packLane(closing.lane) | (static_cast<std::uint32_t>(cause) << kLaneBits))
+        , m_index(closing.index)
+    { }
 
     TimeNs start = 0;
     TimeNs end = 0;
@@ -68,8 +75,9 @@ private:
     static constexpr std::uint32_t kLaneMask = (1u << kLaneBits) - 1;
     static std::uint32_t packLane(PackedOptional<EventRef> closing)
     {
-        return closing && closing->lane.value < kLaneMask ? closing->lane.value : kLaneMask;
+        return closing ? packLane(closing->lane) : kLaneMask;
     }
+    static std::uint32_t packLane(LaneIndex lane) { return lane.value < kLaneMask ? lane.value : kLaneMask; }
     std::uint32_t m_laneAndCause = kLaneMask | (static_cast<std::uint32_t>(GapCause::Unknown) << kLaneBits);
     std::uint32_t m_index = 0;
 };

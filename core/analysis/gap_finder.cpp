@@ -22,6 +22,49 @@ GapEmitter::GapEmitter(const IntervalSet& window, const GapClassifier& classifie
         m_cursor = m_ranges.front().start;
 }
 
+void GapEmitter::takeBatch()
+{
+    for (std::size_t i = 0; (i = takeUsual(i)) < m_batched; ++i)
+        addInGeneral(m_batch[i]);
+    m_batched = 0;
+}
+
+std::size_t GapEmitter::takeUsual(std::size_t first)
+{
+    // Everything the loop changes, in locals (a store of a gap could otherwise alias any member).
+    TimeNs cursor = m_cursor;
+    const TimeNs fastEnd = m_fastEnd;
+    GapClassifier::Context context = m_context;
+    std::array<TimeNs, kGapCauseCount> idle = m_idleByCause;
+    std::size_t emitted = m_emitted;
+    std::vector<StoredGap>& gaps = m_out.gaps;
+    const std::size_t batched = m_batched;
+    std::size_t i = first;
+    for (; i < batched; ++i) {
+        const BusySpan& span = m_batch[i];
+        if (span.start >= fastEnd)
+            break;
+        if (span.start > cursor) {
+            const GapCause cause = m_classifier.classify(cursor, span.start, span.openerCorrelation, context);
+            gaps.emplace_back(cursor, span.start, span.opener, cause);
+            idle[static_cast<std::size_t>(cause)] += span.start - cursor;
+            m_ranking.offer({ span.start - cursor, emitted++ });
+        }
+        cursor = std::max(cursor, span.end);
+        if (cursor >= fastEnd) {
+            m_range = 1;
+            m_fastEnd = std::numeric_limits<TimeNs>::min();
+            ++i;
+            break;
+        }
+    }
+    m_cursor = cursor;
+    m_context = context;
+    m_idleByCause = idle;
+    m_emitted = emitted;
+    return i;
+}
+
 void GapEmitter::addInGeneral(const BusySpan& span)
 {
     if (!m_firstOpener)
@@ -71,6 +114,7 @@ void GapEmitter::nextRange()
 
 void GapEmitter::finish()
 {
+    takeBatch();
     for (; m_range < m_ranges.size(); nextRange()) {
         if (m_cursor < m_ranges[m_range].end)
             emit(m_cursor, m_ranges[m_range].end, nullptr);

@@ -36,8 +36,9 @@ public:
     {
         TimeNs launchStart = Trace::LaunchStartTable::kNone;
         if (context.launches.present) [[likely]] {
-            const std::uint32_t offset = closingCorrelation - context.launches.base; // below base: wraps, large
-            const bool inTable = closingCorrelation != 0 && offset < context.launches.size;
+            // Below base, the offset wraps and is large; id 0 (none) has no slot, nor has any id without a launch.
+            const std::uint32_t offset = closingCorrelation - context.launches.base;
+            const bool inTable = offset < context.launches.size;
             launchStart = context.launches.starts[inTable ? offset : 0];
             launchStart = inTable ? launchStart : Trace::LaunchStartTable::kNone;
         } else if (const std::optional<TimeNs> found = m_trace.launchStartOf(context.process, closingCorrelation)) {
@@ -73,35 +74,20 @@ public:
     /// With `ranked` > 0, also keeps the `ranked` longest of its gaps (ranked()), as they are emitted.
     /// The gaps go to `out` (empty), whose process, device and stream they get.
     GapEmitter(const IntervalSet& window, const GapClassifier& classifier, GapRun& out, std::size_t ranked = 0);
-    /// Takes the next busy span (spans come in ascending order).
+    /// Takes the next busy span (spans come in ascending order). Spans are kept in a batch and turned into
+    /// gaps a batch at a time, in a loop whose state stays in registers; finish() takes the last batch.
     void add(const BusySpan& span)
     {
-        // The usual case, one comparison: a window of one range, a span that starts inside it.
-        if (span.start < m_fastEnd) [[likely]] {
-            if (span.start > m_cursor)
-                emit(m_cursor, span.start, &span);
-            m_cursor = std::max(m_cursor, span.end);
-            if (m_cursor >= m_fastEnd) {
-                m_range = 1;
-                m_fastEnd = std::numeric_limits<TimeNs>::min();
-            }
-            return;
-        }
-        addInGeneral(span);
+        m_batch[m_batched] = span;
+        if (++m_batched == kBatch) [[unlikely]]
+            takeBatch();
     }
-    /// A span opened by an op with this correlation id will come: its gap's launch is looked up then.
-    void expect(std::uint32_t openerCorrelation) const
-    {
-        const std::uint32_t offset = openerCorrelation - m_context.launches.base;
-        if (offset < m_context.launches.size)
-            __builtin_prefetch(m_context.launches.starts + offset);
-    }
-    /// Emits the idle ends of the window after the last span.
+    /// Takes the spans still in the batch and emits the idle ends of the window after the last span.
     void finish();
     /// Idle time of the emitted gaps by cause.
     const std::array<TimeNs, kGapCauseCount>& idleByCause() const { return m_idleByCause; }
     /// Whether any span came (a stream without activity has no gaps of its own: then finish() is not called).
-    bool sawActivity() const { return m_firstOpener.has_value(); }
+    bool sawActivity() const { return m_batched > 0 || m_firstOpener.has_value(); }
     /// Its longest gaps (at most `ranked`; all of them if it has fewer), in no particular order, by their index
     /// in its list; as emitted (join() does not update it).
     const std::vector<RankedGap>& ranked() const { return m_ranking.kept(); }
@@ -114,6 +100,8 @@ public:
     void join(GapEmitter& next, TimeNs cut);
 
 private:
+    static constexpr std::size_t kBatch = 256;
+
     [[gnu::always_inline]] void emit(TimeNs start, TimeNs end, const BusySpan* closing)
     {
         const GapCause cause = m_classifier.classify(start, end, closing ? closing->openerCorrelation : 0, m_context);
@@ -123,7 +111,12 @@ private:
         m_ranking.offer({ end - start, m_emitted++ });
     }
 
-    /// add() for the other cases: the first span, windows of several ranges, spans past the window's end.
+    /// Turns the batch into gaps.
+    void takeBatch();
+    /// The batch's spans from `first` on, up to the first that is not the usual case (a window of one range,
+    /// a span that starts inside it, not the first): gaps emitted on the way; returns where it stopped.
+    std::size_t takeUsual(std::size_t first);
+    /// The other cases: the first span, windows of several ranges, spans past the window's end.
     void addInGeneral(const BusySpan& span);
     void nextRange();
     /// Gives a gap its cause again (after its closing op or extent changed).
@@ -139,8 +132,8 @@ private:
     TimeNs m_cursor = 0;
     /// The end of the window's range when it has one (the usual case, which add() serves on a short path).
     std::optional<TimeNs> m_oneRangeEnd;
-    /// Spans starting before this take add()'s short path: the one range's end once the first span came and
-    /// while that range is not done; before every time otherwise.
+    /// Spans starting before this are the usual case (takeUsual()): the one range's end once the first span
+    /// came and while that range is not done; before every time otherwise.
     TimeNs m_fastEnd = std::numeric_limits<TimeNs>::min();
     std::array<TimeNs, kGapCauseCount> m_idleByCause {};
     GapClassifier::Context m_context;
@@ -149,6 +142,8 @@ private:
     /// The lists joined so far, this one's first (join()).
     std::vector<GapRun*> m_joined;
     GapRanking m_ranking;
+    std::size_t m_batched = 0;
+    std::array<BusySpan, kBatch> m_batch;
 };
 
 } // namespace gapscope
