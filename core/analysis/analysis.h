@@ -196,9 +196,7 @@ std::optional<TimeNs> launchDelay(const Trace& trace, EventRef gpuOp);
 /// Exposed-time breakdown of one device over a window (DESIGN.md §4): sums exactly to window.length().
 ExposedTime exposedTime(const Trace& trace, DeviceIndex device, const Window& window);
 
-/// True for kernels DESIGN.md §4 counts as communication (name contains nccl/rccl, case-insensitive).
-bool isCommunicationKernel(std::string_view name);
-
-// isSynchronizingCall(name): core/model/call_names.h, which the trace model uses to index those calls.
+// isSynchronizingCall(name) and isCommunicationKernel(name): core/model/call_names.h, which the trace model
+// uses to index those calls and to sum up its GPU lanes.
 
 } // namespace gapscope

@@ -49,11 +49,8 @@ public:
         const bool kernel = e.kind == EventKind::Kernel;
         const bool communication = kernel & m_isCommunication(e.name); // in M
         const bool compute = (kernel & !communication) | (e.kind == EventKind::Memset); // in C
-        if (!KernelsOnly && compute) [[likely]] {
-            busy(m_all, start, { &e, laneBegin, lane });
-            extend(m_all, start, end);
-            extend(m_cm, start, end);
-            extend(m_c, start, end);
+        if (compute && (kernel || !KernelsOnly)) [[likely]] {
+            addCompute(e, start, end, lane, laneBegin);
             return;
         }
         if (!compute && !communication && e.kind != EventKind::Memcpy)
@@ -69,6 +66,14 @@ public:
             busy(m_kernels, start, { &e, laneBegin, lane });
             extend(m_kernels, start, end);
         }
+    }
+
+    /// take() for an event known to be a compute kernel.
+    [[gnu::always_inline]] void takeComputeKernel(
+        const Event& e, TimeNs start, TimeNs end, LaneIndex lane, const Event* laneBegin)
+    {
+        if (end > start) [[likely]]
+            addCompute(e, start, end, lane, laneBegin);
     }
 
     [[gnu::always_inline]] DeviceMeasure finish()
@@ -100,6 +105,20 @@ private:
         LaneIndex lane;
     };
 
+    /// A compute event (for `kernels`, a compute kernel), not of zero length: in C, C ∪ M and the busy union.
+    [[gnu::always_inline]] void addCompute(
+        const Event& e, TimeNs start, TimeNs end, LaneIndex lane, const Event* laneBegin)
+    {
+        if (!KernelsOnly)
+            busy(m_all, start, { &e, laneBegin, lane });
+        extend(m_all, start, end);
+        extend(m_cm, start, end);
+        extend(m_c, start, end);
+        if (KernelsOnly) {
+            busy(m_kernels, start, { &e, laneBegin, lane });
+            extend(m_kernels, start, end);
+        }
+    }
     /// Adds [start, end) to the union.
     [[gnu::always_inline]] void extend(Union& u, TimeNs start, TimeNs end)
     {
@@ -190,7 +209,8 @@ private:
 /// start order, the other streams first on equal starts. The busiest stream is read in a tight loop up to the
 /// next other event's start; in a real trace one stream carries most of the work, so most events cost a read
 /// and a well-predicted comparison. All of it is inlined, so that the sweep's running unions stay in registers.
-template <typename Sweep, typename Others>
+/// `MainComputeOnly`: the busiest stream holds compute kernels only.
+template <bool MainComputeOnly, typename Sweep, typename Others>
 [[gnu::always_inline]] inline void sweepMerged(Sweep& sweep, const LaneRun& main, Others& others, TimeSlice slice)
 {
     const Event* e = main.first;
@@ -198,7 +218,10 @@ template <typename Sweep, typename Others>
         const TimeNs next = others.nextStart();
         for (; e != main.last && e->start < next; ++e) {
             __builtin_prefetch(e + 24); // about 1 KB ahead: the lane is read at the speed of memory
-            sweep.take(*e, e->start, std::min(e->end, slice.to), main.lane, main.begin);
+            if constexpr (MainComputeOnly)
+                sweep.takeComputeKernel(*e, e->start, std::min(e->end, slice.to), main.lane, main.begin);
+            else
+                sweep.take(*e, e->start, std::min(e->end, slice.to), main.lane, main.begin);
         }
         if (others.done())
             return;
@@ -237,12 +260,18 @@ DeviceMeasure sweepRuns(const Trace& trace, const std::vector<LaneIndex>& lanes,
         [](const LaneRun& a, const LaneRun& b) { return a.last - a.first < b.last - b.first; });
     const LaneRun main = *busiest;
     runs.erase(busiest);
+    // A busiest stream of compute kernels only (Trace::finalize() says so), the usual case: its events are
+    // taken as such, without asking each what it is.
+    const bool mainComputeOnly = trace.lanes[main.lane.value].holdsOnlyComputeKernels();
     if (runs.size() <= FewRunsMerge::kMaxRuns) {
         FewRunsMerge others(runs);
-        sweepMerged(sweep, main, others, slice);
+        if (mainComputeOnly)
+            sweepMerged<true>(sweep, main, others, slice);
+        else
+            sweepMerged<false>(sweep, main, others, slice);
     } else {
         ChunkedMerge others(runs);
-        sweepMerged(sweep, main, others, slice);
+        sweepMerged<false>(sweep, main, others, slice);
     }
     return sweep.finish();
 }

@@ -11,30 +11,6 @@
 
 namespace gapscope {
 
-namespace {
-
-bool containsCaseInsensitive(std::string_view text, std::string_view lowerNeedle)
-{
-    if (text.size() < lowerNeedle.size())
-        return false;
-    for (std::size_t i = 0; i + lowerNeedle.size() <= text.size(); ++i) {
-        std::size_t j = 0;
-        while (j < lowerNeedle.size()
-            && static_cast<char>(std::tolower(static_cast<unsigned char>(text[i + j]))) == lowerNeedle[j])
-            ++j;
-        if (j == lowerNeedle.size())
-            return true;
-    }
-    return false;
-}
-
-} // namespace
-
-bool isCommunicationKernel(std::string_view name)
-{
-    return containsCaseInsensitive(name, "nccl") || containsCaseInsensitive(name, "rccl");
-}
-
 NameClasses::NameClasses(const Trace& trace, const std::string& stepPattern, std::vector<std::string>& warnings)
 {
     std::optional<std::regex> pattern;

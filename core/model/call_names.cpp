@@ -2,6 +2,7 @@
 #include "core/model/call_names.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 
 namespace gapscope {
@@ -83,6 +84,30 @@ bool isSynchronizingCall(std::string_view name)
     const std::string_view base = withoutVersionSuffix(name);
     return std::find(std::begin(kSynchronizingCalls), std::end(kSynchronizingCalls), base)
         != std::end(kSynchronizingCalls);
+}
+
+namespace {
+
+bool containsCaseInsensitive(std::string_view text, std::string_view lowerNeedle)
+{
+    if (text.size() < lowerNeedle.size())
+        return false;
+    for (std::size_t i = 0; i + lowerNeedle.size() <= text.size(); ++i) {
+        std::size_t j = 0;
+        while (j < lowerNeedle.size()
+            && static_cast<char>(std::tolower(static_cast<unsigned char>(text[i + j]))) == lowerNeedle[j])
+            ++j;
+        if (j == lowerNeedle.size())
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+bool isCommunicationKernel(std::string_view name)
+{
+    return containsCaseInsensitive(name, "nccl") || containsCaseInsensitive(name, "rccl");
 }
 
 } // namespace gapscope

@@ -2,7 +2,8 @@
 #pragma once
 
 // Names the model itself recognises while finalizing a trace, so that the analysis finds the few host events
-// it needs (synchronizing calls, step ranges) without reading every event.
+// it needs (synchronizing calls, step ranges) without reading every event, and knows which GPU lanes hold
+// communication kernels.
 
 #include <string_view>
 
@@ -17,5 +18,8 @@ inline bool isProfilerStepName(std::string_view name)
 {
     return name.starts_with("ProfilerStep#");
 }
+
+/// True for kernels DESIGN.md §4 counts as communication (name contains nccl/rccl, case-insensitive).
+bool isCommunicationKernel(std::string_view name);
 
 } // namespace gapscope

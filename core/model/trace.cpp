@@ -119,6 +119,8 @@ Trace::LaneIds Trace::finalizeLane(
         openEnds.clear();
         lane.syncCalls.clear();
         lane.stepCandidates.clear();
+        std::uint32_t kinds = 0;
+        bool communication = false;
         std::size_t i = 0;
         for (; i < events.size(); ++i) {
             Event& e = events[i];
@@ -130,7 +132,12 @@ Trace::LaneIds Trace::finalizeLane(
                 openEnds.pop_back();
             e.depth = static_cast<std::uint16_t>(std::min<std::size_t>(openEnds.size(), 0xffff));
             openEnds.push_back(e.end);
-            if (!gpuLane) {
+            kinds |= 1u << static_cast<unsigned>(e.kind);
+            if (gpuLane) {
+                communication = communication
+                    || (e.kind == EventKind::Kernel && e.name.value < nameFlags.size()
+                        && (nameFlags[e.name.value] & kCommunicationName));
+            } else {
                 const std::uint8_t flags = e.name.value < nameFlags.size() ? nameFlags[e.name.value] : 0;
                 if ((flags & kSyncCallName) && isApiCall(e.kind)) [[unlikely]]
                     lane.syncCalls.push_back(static_cast<std::uint32_t>(i));
@@ -144,8 +151,11 @@ Trace::LaneIds Trace::finalizeLane(
                 ++ids.count;
             }
         }
-        if (i == events.size())
+        if (i == events.size()) {
+            lane.eventKinds = kinds;
+            lane.communicationKernels = communication;
             return ids;
+        }
         std::stable_sort(events.begin(), events.end(), laneOrder);
     }
 }
@@ -164,8 +174,8 @@ void Trace::finalize()
     std::vector<std::uint8_t> nameFlags(strings.size(), 0);
     for (std::uint32_t id = 1; id < nameFlags.size(); ++id) {
         const std::string_view name = strings.view(StringId { id });
-        nameFlags[id] = static_cast<std::uint8_t>(
-            (isSynchronizingCall(name) ? kSyncCallName : 0) | (isProfilerStepName(name) ? kStepName : 0));
+        nameFlags[id] = static_cast<std::uint8_t>((isSynchronizingCall(name) ? kSyncCallName : 0)
+            | (isProfilerStepName(name) ? kStepName : 0) | (isCommunicationKernel(name) ? kCommunicationName : 0));
     }
     std::vector<LaneIds> ids(lanes.size());
     const auto finalizeLanes = [this, &ids, &nameFlags](std::size_t begin, std::size_t end) {

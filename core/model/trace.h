@@ -76,6 +76,16 @@ struct Lane {
     /// define a step (ProfilerStep#N of any kind, every NVTX range and user annotation). Empty on GPU lanes.
     std::vector<std::uint32_t> syncCalls;
     std::vector<std::uint32_t> stepCandidates;
+    /// What the lane holds, found by Trace::finalize() (before: anything): bit 1 << kind for each kind among
+    /// its events, and whether one of its kernels has a communication name (isCommunicationKernel), so that
+    /// the analysis can take a lane of compute kernels without asking each event what it is.
+    std::uint32_t eventKinds = ~0u;
+    bool communicationKernels = true;
+    /// Whether every event is a kernel, and none of them a communication kernel.
+    bool holdsOnlyComputeKernels() const
+    {
+        return eventKinds == 1u << static_cast<int>(EventKind::Kernel) && !communicationKernels;
+    }
 
     /// Index range [first, last) that holds every event overlapping [t0, t1): start < t1 and end > t0,
     /// or zero-length with t0 <= start < t1. Events inside the range that a longer earlier event
@@ -258,9 +268,11 @@ private:
     /// With `starts`, also fills it beside the slot table with the start of each slot's event.
     void buildCorrelationIndex(
         CorrelationIndex& index, const std::vector<LaneIds>& laneIds, bool gpuSide, std::vector<TimeNs>* starts) const;
-    /// Per string id: what finalizeLane() indexes events by (kSyncCallName, kStepName).
+    /// Per string id: what finalizeLane() indexes events by (kSyncCallName, kStepName) and sums up
+    /// (kCommunicationName).
     static constexpr std::uint8_t kSyncCallName = 1;
     static constexpr std::uint8_t kStepName = 2;
+    static constexpr std::uint8_t kCommunicationName = 4;
     static LaneIds finalizeLane(Lane& lane, const std::vector<std::uint8_t>& nameFlags, std::vector<TimeNs>& openEnds);
     CorrelationIndex m_launches; // API calls (runtime/driver) with a correlation id
     /// Beside m_launches.slotTable, the start of the call in each slot (kNoLaunchStart for an empty one): the
