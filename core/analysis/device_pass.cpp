@@ -119,11 +119,16 @@ private:
             extend(m_kernels, start, end);
         }
     }
-    /// Adds [start, end) to the union.
+    /// Adds [start, end) (start <= end) to the union.
     [[gnu::always_inline]] void extend(Union& u, TimeNs start, TimeNs end)
     {
-        u.total += inWindow(u, std::max(start, u.end), end);
-        u.end = std::max(u.end, end);
+        const TimeNs from = std::max(start, u.end);
+        const TimeNs latest = std::max(u.end, end);
+        if constexpr (Covered)
+            u.total += latest - from; // [from, end) when end passes the latest end; else from = latest
+        else
+            u.total += inWindow(u, from, end);
+        u.end = latest;
     }
     /// Before an event of the busy union `u` that starts at `start` and is `opener`: if it starts after the
     /// union's latest end, the current span is closed and the event opens the next.
