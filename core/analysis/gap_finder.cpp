@@ -31,38 +31,35 @@ void GapEmitter::takeBatch()
 
 std::size_t GapEmitter::takeUsual(std::size_t first)
 {
+    // The usual spans are those that start before m_fastEnd: spans come in ascending order, so they are the
+    // batch's from `first` up to a point. Once the cursor passes m_fastEnd (the range is done), the rest of
+    // them lie in busy time and emit nothing, as addInGeneral() would have it.
+    const BusySpan* const end = std::partition_point(m_batch.data() + first, m_batch.data() + m_batched,
+        [fastEnd = m_fastEnd](const BusySpan& span) { return span.start < fastEnd; });
     // Everything the loop changes, in locals (a store of a gap could otherwise alias any member).
     TimeNs cursor = m_cursor;
-    const TimeNs fastEnd = m_fastEnd;
     GapClassifier::Context context = m_context;
     std::array<TimeNs, kGapCauseCount> idle = m_idleByCause;
     std::size_t emitted = m_emitted;
     std::vector<StoredGap>& gaps = m_out.gaps;
-    const std::size_t batched = m_batched;
-    std::size_t i = first;
-    for (; i < batched; ++i) {
-        const BusySpan& span = m_batch[i];
-        if (span.start >= fastEnd)
-            break;
-        if (span.start > cursor) {
-            const GapCause cause = m_classifier.classify(cursor, span.start, span.openerCorrelation, context);
-            gaps.emplace_back(cursor, span.start, span.opener, cause);
-            idle[static_cast<std::size_t>(cause)] += span.start - cursor;
-            m_ranking.offer({ span.start - cursor, emitted++ });
+    for (const BusySpan* span = m_batch.data() + first; span != end; ++span) {
+        if (span->start > cursor) {
+            const GapCause cause = m_classifier.classify(cursor, span->start, span->openerCorrelation, context);
+            gaps.emplace_back(cursor, span->start, span->opener, cause);
+            idle[static_cast<std::size_t>(cause)] += span->start - cursor;
+            m_ranking.offer({ span->start - cursor, emitted++ });
         }
-        cursor = std::max(cursor, span.end);
-        if (cursor >= fastEnd) {
-            m_range = 1;
-            m_fastEnd = std::numeric_limits<TimeNs>::min();
-            ++i;
-            break;
-        }
+        cursor = std::max(cursor, span->end);
+    }
+    if (cursor >= m_fastEnd && end != m_batch.data() + first) {
+        m_range = 1;
+        m_fastEnd = std::numeric_limits<TimeNs>::min();
     }
     m_cursor = cursor;
     m_context = context;
     m_idleByCause = idle;
     m_emitted = emitted;
-    return i;
+    return static_cast<std::size_t>(end - m_batch.data());
 }
 
 void GapEmitter::addInGeneral(const BusySpan& span)
