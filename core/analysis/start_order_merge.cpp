@@ -126,7 +126,11 @@ FewRunsMerge::FewRunsMerge(const std::vector<LaneRun>& runs)
         if (run.first != run.last)
             m_head[r] = run.first->start;
     }
-    findNext();
+    for (std::uint8_t pair = 0; pair < m_pairs.size(); ++pair)
+        m_pairs[pair] = match(2 * pair, 2 * pair + 1);
+    for (std::uint8_t half = 0; half < m_halves.size(); ++half)
+        m_halves[half] = match(m_pairs[2 * half], m_pairs[2 * half + 1]);
+    m_winner = match(m_halves[0], m_halves[1]);
 }
 
 } // namespace gapscope

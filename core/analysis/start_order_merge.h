@@ -62,50 +62,45 @@ private:
 
 /// The same sequence for a few runs, taken one event at a time by comparing the runs' next starts: for the
 /// streams beside a device's busiest, which are few and whose events come one or two at a time between the
-/// busiest stream's, cheaper than a merge tree. Equal starts come in run order.
+/// busiest stream's, cheaper than a merge tree. The runs' next starts are the leaves of a tournament of
+/// eight whose every match keeps its winner: taking an event replays only the three matches on its run's
+/// way up, each a comparison and a select. Equal starts come in run order (the left one wins a tie).
 class FewRunsMerge {
 public:
     static constexpr std::size_t kMaxRuns = 8;
     /// At most kMaxRuns runs.
     explicit FewRunsMerge(const std::vector<LaneRun>& runs);
     /// The start of the next event; TimeNs's maximum once all are taken.
-    TimeNs nextStart() const { return m_nextStart; }
-    bool done() const { return m_nextStart == kDone; }
+    TimeNs nextStart() const { return m_head[m_winner]; }
+    bool done() const { return nextStart() == kDone; }
     /// The next event and where it lies; then moves past it. Not done().
     [[gnu::always_inline]] MergedEvent take()
     {
-        const std::size_t r = m_min;
+        const std::size_t r = m_winner;
         const Event* e = m_next[r];
         const MergedEvent out { e->start, e, m_begin[r], m_lane[r] };
         m_next[r] = ++e;
         __builtin_prefetch(e + 8); // each run is read at its own pace: the hardware does not see them all
         m_head[r] = e != m_last[r] ? e->start : kDone;
-        findNext();
+        replay(r);
         return out;
     }
 
 private:
     static constexpr TimeNs kDone = std::numeric_limits<TimeNs>::max();
-    /// The run with the earliest next start, the first of equals: a tournament of selects over the heads.
-    [[gnu::always_inline]] void findNext()
+    /// The winner of two runs: the right one only if it starts earlier.
+    [[gnu::always_inline]] std::uint8_t match(std::uint8_t left, std::uint8_t right) const
     {
-        // Values and indices carried through the rounds in registers; the right one wins only if earlier.
-        TimeNs value[4];
-        std::size_t index[4];
-#pragma GCC unroll 4
-        for (std::size_t i = 0; i < 4; ++i) {
-            const bool right = m_head[2 * i + 1] < m_head[2 * i];
-            value[i] = right ? m_head[2 * i + 1] : m_head[2 * i];
-            index[i] = 2 * i + (right ? 1 : 0);
-        }
-        const bool lowRight = value[1] < value[0];
-        const TimeNs low = lowRight ? value[1] : value[0];
-        const std::size_t lowIndex = lowRight ? index[1] : index[0];
-        const bool highRight = value[3] < value[2];
-        const TimeNs high = highRight ? value[3] : value[2];
-        const std::size_t highIndex = highRight ? index[3] : index[2];
-        m_min = high < low ? highIndex : lowIndex;
-        m_nextStart = high < low ? high : low;
+        return m_head[right] < m_head[left] ? right : left;
+    }
+    /// Replays the matches on run r's way up.
+    [[gnu::always_inline]] void replay(std::size_t r)
+    {
+        const std::size_t pair = r >> 1;
+        m_pairs[pair] = match(static_cast<std::uint8_t>(2 * pair), static_cast<std::uint8_t>(2 * pair + 1));
+        const std::size_t half = pair >> 1;
+        m_halves[half] = match(m_pairs[2 * half], m_pairs[2 * half + 1]);
+        m_winner = match(m_halves[0], m_halves[1]);
     }
 
     std::array<TimeNs, kMaxRuns> m_head; // each run's next start, kDone for a run taken in full
@@ -113,8 +108,9 @@ private:
     std::array<const Event*, kMaxRuns> m_last {};
     std::array<const Event*, kMaxRuns> m_begin {};
     std::array<LaneIndex, kMaxRuns> m_lane {};
-    std::size_t m_min = 0;
-    TimeNs m_nextStart = kDone;
+    std::array<std::uint8_t, kMaxRuns / 2> m_pairs {}; // winners of runs 0-1, 2-3, 4-5, 6-7
+    std::array<std::uint8_t, kMaxRuns / 4> m_halves {}; // winners of runs 0-3, 4-7
+    std::uint8_t m_winner = 0;
 };
 
 } // namespace gapscope
