@@ -6,6 +6,7 @@
 #include "core/analysis/start_order_merge.h"
 
 #include <algorithm>
+#include <array>
 
 namespace gapscope {
 
@@ -30,7 +31,8 @@ namespace {
 /// work stays in registers.
 template <bool KernelsOnly, bool Covered, typename Sink> class UnionSweep {
 public:
-    UnionSweep(const IntervalSet& window, const NameClasses& names, Sink& sink)
+    /// The spans go to `sink` in batches gathered in `batch` (room for kSpanBatch).
+    UnionSweep(const IntervalSet& window, const NameClasses& names, Sink& sink, BusySpan* batch)
         : m_window(window.intervals())
         , m_windowLength(window.totalLength())
         , m_oneRange(m_window.size() == 1)
@@ -38,6 +40,7 @@ public:
         , m_rangeEnd(m_oneRange ? m_window[0].end : 0)
         , m_isCommunication(names.communicationTest())
         , m_sink(sink)
+        , m_batch(batch)
     { }
 
     /// Takes event `e` of `lane` (whose first event is `laneBegin`), cut to [start, end).
@@ -56,14 +59,14 @@ public:
         if (!compute && !communication && e.kind != EventKind::Memcpy)
             return; // waits and annotations drawn on GPU lanes are not activity
         if (!KernelsOnly)
-            busy(m_all, start, { &e, laneBegin, lane });
+            busy(m_all, e, start, lane, laneBegin);
         extend(m_all, start, end);
         if (compute || communication)
             extend(m_cm, start, end);
         if (compute)
             extend(m_c, start, end);
         if (KernelsOnly && kernel) {
-            busy(m_kernels, start, { &e, laneBegin, lane });
+            busy(m_kernels, e, start, lane, laneBegin);
             extend(m_kernels, start, end);
         }
     }
@@ -78,7 +81,10 @@ public:
 
     [[gnu::always_inline]] DeviceMeasure finish()
     {
-        close(KernelsOnly ? m_kernels : m_all);
+        const Union& busiest = KernelsOnly ? m_kernels : m_all;
+        if (busiest.end != kNever)
+            m_batch[m_closed++].end = busiest.end;
+        m_sink.add({ m_batch, m_closed });
         DeviceMeasure out;
         out.busyInWindow = KernelsOnly ? m_kernels.total : m_all.total;
         out.exposed.compute = m_c.total;
@@ -97,25 +103,18 @@ private:
         TimeNs total = 0;
         std::size_t nextRange = 0; // multi-range windows: the first range not before what it measured
     };
-    /// The event that opened a span of the busy union (its index in its lane is worked out when it is handed
-    /// on, not for every event).
-    struct Opener {
-        const Event* event = nullptr;
-        const Event* laneBegin = nullptr;
-        LaneIndex lane;
-    };
 
     /// A compute event (for `kernels`, a compute kernel), not of zero length: in C, C ∪ M and the busy union.
     [[gnu::always_inline]] void addCompute(
         const Event& e, TimeNs start, TimeNs end, LaneIndex lane, const Event* laneBegin)
     {
         if (!KernelsOnly)
-            busy(m_all, start, { &e, laneBegin, lane });
+            busy(m_all, e, start, lane, laneBegin);
         extend(m_all, start, end);
         extend(m_cm, start, end);
         extend(m_c, start, end);
         if (KernelsOnly) {
-            busy(m_kernels, start, { &e, laneBegin, lane });
+            busy(m_kernels, e, start, lane, laneBegin);
             extend(m_kernels, start, end);
         }
     }
@@ -130,23 +129,26 @@ private:
             u.total += inWindow(u, from, end);
         u.end = latest;
     }
-    /// Before an event of the busy union `u` that starts at `start` and is `opener`: if it starts after the
-    /// union's latest end, the current span is closed and the event opens the next.
-    [[gnu::always_inline]] void busy(Union& u, TimeNs start, Opener opener)
+    /// Before event `e` of `lane` (whose first event is `laneBegin`) of the busy union `u`, cut to start at
+    /// `start`: if it starts after the union's latest end, the current span ends there and `e` opens the next.
+    /// The open span is the batch's last record, written when it opens (its end when it closes), so that
+    /// nothing about its opener is kept meanwhile; a full batch of closed spans goes to the sink.
+    [[gnu::always_inline]] void busy(
+        const Union& u, const Event& e, TimeNs start, LaneIndex lane, const Event* laneBegin)
     {
-        if (start > u.end) {
-            close(u);
-            m_spanStart = start;
-            m_opener = opener;
+        if (start <= u.end)
+            return;
+        if (u.end != kNever) [[likely]] {
+            m_batch[m_closed].end = u.end;
+            if (++m_closed == kSpanBatch) [[unlikely]] {
+                m_sink.add({ m_batch, m_closed });
+                m_closed = 0;
+            }
         }
-    }
-    /// Hands the busy union's current span, if any, to the sink.
-    [[gnu::always_inline]] void close(const Union& u)
-    {
-        if (u.end != kNever)
-            m_sink.add({ m_spanStart, u.end,
-                { m_opener.lane, static_cast<std::uint32_t>(m_opener.event - m_opener.laneBegin) },
-                m_opener.event->correlation });
+        BusySpan& open = m_batch[m_closed]; // its end comes when it closes
+        open.start = start;
+        open.opener = { lane, static_cast<std::uint32_t>(&e - laneBegin) };
+        open.openerCorrelation = e.correlation;
     }
     /// |[from, to) ∩ window| (0 when to <= from); `from` never decreases from one call to the next for a union.
     [[gnu::always_inline]] TimeNs inWindow(Union& u, TimeNs from, TimeNs to) const
@@ -171,13 +173,12 @@ private:
     const TimeNs m_rangeEnd;
     const NameClasses::CommunicationTest m_isCommunication;
     Sink& m_sink;
+    BusySpan* const m_batch;
+    std::size_t m_closed = 0; // the batch's closed spans, before the open one
     Union m_c;
     Union m_cm;
     Union m_all;
     Union m_kernels;
-    /// The busy union's current span: its start and the event that opened it.
-    TimeNs m_spanStart = kNever;
-    Opener m_opener;
 };
 
 /// A StartOrderMerge read one event at a time, as FewRunsMerge is.
@@ -245,7 +246,8 @@ DeviceMeasure sweepRuns(const Trace& trace, const std::vector<LaneIndex>& lanes,
     const IntervalSet& window, TimeSlice slice, Sink& sink, const std::vector<const Event*>& firsts,
     std::vector<LaneRun>& runs)
 {
-    Sweep sweep(window, names, sink);
+    std::array<BusySpan, kSpanBatch> batch; // apart from the sweep, whose scalars then stay in registers
+    Sweep sweep(window, names, sink, batch.data());
     // What earlier events leave running at the slice's start comes first: it all starts there. The walk back
     // stops where the prefix maximum of ends shows that no earlier event reaches the start.
     for (std::size_t l = 0; l < lanes.size() && slice.from != std::numeric_limits<TimeNs>::min(); ++l) {

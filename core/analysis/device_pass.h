@@ -8,6 +8,7 @@
 #include "core/analysis/busy_spans.h"
 
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace gapscope {
@@ -41,19 +42,25 @@ struct DeviceMeasure {
 
 /// Measures the activity of `lanes` (the stream lanes of one device) within `slice` over `window` (which lies
 /// inside the slice), and hands every span of the activity set's union, cut to the slice, to `sink.add()` in
-/// ascending order. Sinks: GapEmitter, and the two below.
+/// ascending order, in batches of up to kSpanBatch. Sinks: GapEmitter, and the two below.
 template <typename Sink>
 DeviceMeasure measureDevice(const Trace& trace, const std::vector<LaneIndex>& lanes, const NameClasses& names,
     ActivitySet set, const IntervalSet& window, TimeSlice slice, Sink& sink);
 
+inline constexpr std::size_t kSpanBatch = 256;
+
 /// A sink that keeps the spans as intervals.
 struct IntervalAppender {
     std::vector<Interval>* out;
-    void add(const BusySpan& s) { out->push_back({ s.start, s.end }); }
+    void add(std::span<const BusySpan> spans)
+    {
+        for (const BusySpan& s : spans)
+            out->push_back({ s.start, s.end });
+    }
 };
 /// A sink for when only the figures matter.
 struct DiscardSpans {
-    void add(const BusySpan&) { }
+    void add(std::span<const BusySpan>) { }
 };
 
 } // namespace gapscope

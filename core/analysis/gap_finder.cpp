@@ -22,19 +22,18 @@ GapEmitter::GapEmitter(const IntervalSet& window, const GapClassifier& classifie
         m_cursor = m_ranges.front().start;
 }
 
-void GapEmitter::takeBatch()
+void GapEmitter::add(std::span<const BusySpan> spans)
 {
-    for (std::size_t i = 0; (i = takeUsual(i)) < m_batched; ++i)
-        addInGeneral(m_batch[i]);
-    m_batched = 0;
+    for (std::size_t i = 0; (i = takeUsual(spans, i)) < spans.size(); ++i)
+        addInGeneral(spans[i]);
 }
 
-std::size_t GapEmitter::takeUsual(std::size_t first)
+std::size_t GapEmitter::takeUsual(std::span<const BusySpan> spans, std::size_t first)
 {
-    // The usual spans are those that start before m_fastEnd: spans come in ascending order, so they are the
-    // batch's from `first` up to a point. Once the cursor passes m_fastEnd (the range is done), the rest of
+    // The usual spans are those that start before m_fastEnd: spans come in ascending order, so they are
+    // those from `first` up to a point. Once the cursor passes m_fastEnd (the range is done), the rest of
     // them lie in busy time and emit nothing, as addInGeneral() would have it.
-    const BusySpan* const end = std::partition_point(m_batch.data() + first, m_batch.data() + m_batched,
+    const BusySpan* const end = std::partition_point(spans.data() + first, spans.data() + spans.size(),
         [fastEnd = m_fastEnd](const BusySpan& span) { return span.start < fastEnd; });
     // Everything the loop changes, in locals (a store of a gap could otherwise alias any member).
     TimeNs cursor = m_cursor;
@@ -42,7 +41,7 @@ std::size_t GapEmitter::takeUsual(std::size_t first)
     std::array<TimeNs, kGapCauseCount> idle = m_idleByCause;
     std::size_t emitted = m_emitted;
     std::vector<StoredGap>& gaps = m_out.gaps;
-    for (const BusySpan* span = m_batch.data() + first; span != end; ++span) {
+    for (const BusySpan* span = spans.data() + first; span != end; ++span) {
         if (span->start > cursor) {
             const GapCause cause = m_classifier.classify(cursor, span->start, span->openerCorrelation, context);
             gaps.emplace_back(cursor, span->start, span->opener, cause);
@@ -51,7 +50,7 @@ std::size_t GapEmitter::takeUsual(std::size_t first)
         }
         cursor = std::max(cursor, span->end);
     }
-    if (cursor >= m_fastEnd && end != m_batch.data() + first) {
+    if (cursor >= m_fastEnd && end != spans.data() + first) {
         m_range = 1;
         m_fastEnd = std::numeric_limits<TimeNs>::min();
     }
@@ -59,7 +58,7 @@ std::size_t GapEmitter::takeUsual(std::size_t first)
     m_context = context;
     m_idleByCause = idle;
     m_emitted = emitted;
-    return static_cast<std::size_t>(end - m_batch.data());
+    return static_cast<std::size_t>(end - spans.data());
 }
 
 void GapEmitter::addInGeneral(const BusySpan& span)
@@ -111,7 +110,6 @@ void GapEmitter::nextRange()
 
 void GapEmitter::finish()
 {
-    takeBatch();
     for (; m_range < m_ranges.size(); nextRange()) {
         if (m_cursor < m_ranges[m_range].end)
             emit(m_cursor, m_ranges[m_range].end, nullptr);

@@ -11,6 +11,7 @@
 #include <array>
 #include <limits>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace gapscope {
@@ -74,20 +75,15 @@ public:
     /// With `ranked` > 0, also keeps the `ranked` longest of its gaps (ranked()), as they are emitted.
     /// The gaps go to `out` (empty), whose process, device and stream they get.
     GapEmitter(const IntervalSet& window, const GapClassifier& classifier, GapRun& out, std::size_t ranked = 0);
-    /// Takes the next busy span (spans come in ascending order). Spans are kept in a batch and turned into
-    /// gaps a batch at a time, in a loop whose state stays in registers; finish() takes the last batch.
-    void add(const BusySpan& span)
-    {
-        m_batch[m_batched] = span;
-        if (++m_batched == kBatch) [[unlikely]]
-            takeBatch();
-    }
-    /// Takes the spans still in the batch and emits the idle ends of the window after the last span.
+    /// Takes the next busy spans (spans come in ascending order), a batch at a time (device_pass.h), in a loop
+    /// whose state stays in registers.
+    void add(std::span<const BusySpan> spans);
+    /// Emits the idle ends of the window after the last span.
     void finish();
     /// Idle time of the emitted gaps by cause.
     const std::array<TimeNs, kGapCauseCount>& idleByCause() const { return m_idleByCause; }
     /// Whether any span came (a stream without activity has no gaps of its own: then finish() is not called).
-    bool sawActivity() const { return m_batched > 0 || m_firstOpener.has_value(); }
+    bool sawActivity() const { return m_firstOpener.has_value(); }
     /// Its longest gaps (at most `ranked`; all of them if it has fewer), in no particular order, by their index
     /// in its list; as emitted (join() does not update it).
     const std::vector<RankedGap>& ranked() const { return m_ranking.kept(); }
@@ -100,8 +96,6 @@ public:
     void join(GapEmitter& next, TimeNs cut);
 
 private:
-    static constexpr std::size_t kBatch = 256;
-
     [[gnu::always_inline]] void emit(TimeNs start, TimeNs end, const BusySpan* closing)
     {
         const GapCause cause = m_classifier.classify(start, end, closing ? closing->openerCorrelation : 0, m_context);
@@ -111,11 +105,9 @@ private:
         m_ranking.offer({ end - start, m_emitted++ });
     }
 
-    /// Turns the batch into gaps.
-    void takeBatch();
-    /// The batch's spans from `first` on, up to the first that is not the usual case (a window of one range,
-    /// a span that starts inside it, not the first): gaps emitted on the way; returns where it stopped.
-    std::size_t takeUsual(std::size_t first);
+    /// `spans` from `first` on, up to the first that is not the usual case (a window of one range, a span
+    /// that starts inside it, not the first): gaps emitted on the way; returns where it stopped.
+    std::size_t takeUsual(std::span<const BusySpan> spans, std::size_t first);
     /// The other cases: the first span, windows of several ranges, spans past the window's end.
     void addInGeneral(const BusySpan& span);
     void nextRange();
@@ -142,8 +134,6 @@ private:
     /// The lists joined so far, this one's first (join()).
     std::vector<GapRun*> m_joined;
     GapRanking m_ranking;
-    std::size_t m_batched = 0;
-    std::array<BusySpan, kBatch> m_batch;
 };
 
 } // namespace gapscope
