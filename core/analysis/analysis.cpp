@@ -49,8 +49,7 @@ StepStats stepStatsOf(ProcessIndex process, const std::vector<Step>& steps)
 GapRun gapRun(const Trace& trace, DeviceIndex device, PackedOptional<LaneIndex> stream, std::size_t capacity)
 {
     GapRun run { trace.devices[device.value].process, device, stream, {} };
-    run.gaps.reserve(capacity);
-    adviseHugePages(run.gaps.data(), run.gaps.capacity() * sizeof(StoredGap));
+    run.gaps.reserve(capacity); // on huge pages from 8 MiB up (HugePageAllocator)
     return run;
 }
 

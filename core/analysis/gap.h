@@ -3,6 +3,7 @@
 
 // One idle gap (DESIGN.md §4), and the list of every gap an analysis found.
 
+#include "core/model/huge_pages.h"
 #include "core/model/packed_optional.h"
 #include "core/model/trace.h"
 
@@ -89,7 +90,7 @@ struct GapRun {
     ProcessIndex process;
     DeviceIndex device;
     PackedOptional<LaneIndex> stream;
-    std::vector<StoredGap> gaps;
+    std::vector<StoredGap, HugePageAllocator<StoredGap>> gaps;
     Gap operator[](std::size_t i) const
     {
         const StoredGap& g = gaps[i];

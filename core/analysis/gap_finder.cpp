@@ -40,7 +40,7 @@ std::size_t GapEmitter::takeUsual(std::span<const BusySpan> spans, std::size_t f
     GapClassifier::Context context = m_context;
     std::array<TimeNs, kGapCauseCount> idle = m_idleByCause;
     std::size_t emitted = m_emitted;
-    std::vector<StoredGap>& gaps = m_out.gaps;
+    auto& gaps = m_out.gaps;
     for (const BusySpan* span = spans.data() + first; span != end; ++span) {
         if (span->start > cursor) {
             const GapCause cause = m_classifier.classify(cursor, span->start, span->openerCorrelation, context);
@@ -139,7 +139,7 @@ void GapEmitter::join(GapEmitter& next, TimeNs cut)
     // can lie in several lists, after slices without spans.
     if (next.m_firstOpener) {
         for (auto list = m_joined.rbegin(); list != m_joined.rend(); ++list) {
-            std::vector<StoredGap>& gaps = (*list)->gaps;
+            auto& gaps = (*list)->gaps;
             std::size_t g = gaps.size();
             for (; g > 0 && !gaps[g - 1].closingOp(); --g) {
                 uncount(gaps[g - 1]);
