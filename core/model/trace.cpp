@@ -132,11 +132,11 @@ Trace::LaneIds Trace::finalizeLane(
                 openEnds.pop_back();
             e.depth = static_cast<std::uint16_t>(std::min<std::size_t>(openEnds.size(), 0xffff));
             openEnds.push_back(e.end);
-            kinds |= 1u << static_cast<unsigned>(e.kind);
             if (gpuLane) {
-                communication = communication
-                    || (e.kind == EventKind::Kernel && e.name.value < nameFlags.size()
-                        && (nameFlags[e.name.value] & kCommunicationName));
+                // Selects, not branches: every event of a GPU lane comes here.
+                kinds |= 1u << static_cast<unsigned>(e.kind);
+                const std::uint8_t flags = nameFlags[e.name.value < nameFlags.size() ? e.name.value : 0];
+                communication |= (e.kind == EventKind::Kernel) & ((flags & kCommunicationName) != 0);
             } else {
                 const std::uint8_t flags = e.name.value < nameFlags.size() ? nameFlags[e.name.value] : 0;
                 if ((flags & kSyncCallName) && isApiCall(e.kind)) [[unlikely]]
@@ -152,8 +152,10 @@ Trace::LaneIds Trace::finalizeLane(
             }
         }
         if (i == events.size()) {
-            lane.eventKinds = kinds;
-            lane.communicationKernels = communication;
+            if (gpuLane) {
+                lane.eventKinds = kinds;
+                lane.communicationKernels = communication;
+            }
             return ids;
         }
         std::stable_sort(events.begin(), events.end(), laneOrder);
@@ -171,7 +173,7 @@ void Trace::finalize()
         total += lane.events.size();
     const bool parallel = total >= kParallelEvents && std::thread::hardware_concurrency() > 1;
 
-    std::vector<std::uint8_t> nameFlags(strings.size(), 0);
+    std::vector<std::uint8_t> nameFlags(std::max<std::size_t>(1, strings.size()), 0); // [0]: the empty name
     for (std::uint32_t id = 1; id < nameFlags.size(); ++id) {
         const std::string_view name = strings.view(StringId { id });
         nameFlags[id] = static_cast<std::uint8_t>((isSynchronizingCall(name) ? kSyncCallName : 0)

@@ -76,9 +76,10 @@ struct Lane {
     /// define a step (ProfilerStep#N of any kind, every NVTX range and user annotation). Empty on GPU lanes.
     std::vector<std::uint32_t> syncCalls;
     std::vector<std::uint32_t> stepCandidates;
-    /// What the lane holds, found by Trace::finalize() (before: anything): bit 1 << kind for each kind among
-    /// its events, and whether one of its kernels has a communication name (isCommunicationKernel), so that
-    /// the analysis can take a lane of compute kernels without asking each event what it is.
+    /// What a GPU lane holds, found by Trace::finalize() (before, and on CPU lanes: anything): bit 1 << kind
+    /// for each kind among its events, and whether one of its kernels has a communication name
+    /// (isCommunicationKernel), so that the analysis can take a lane of compute kernels without asking each
+    /// event what it is.
     std::uint32_t eventKinds = ~0u;
     bool communicationKernels = true;
     /// Whether every event is a kernel, and none of them a communication kernel.
