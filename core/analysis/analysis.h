@@ -51,7 +51,7 @@ struct AnalysisOptions {
     /// several threads (the figures are the same either way; SIZE_MAX: always in one).
     std::size_t parallelFromEvents = 1'000'000;
     /// The threads that measure a device in slices (0: as many as the machine runs at once). Each thread
-    /// takes the next slice when done with one, two slices per thread, so that a thread slowed by the rest of
+    /// takes the next slice when done with one, eight slices per thread, so that a thread slowed by the rest of
     /// the machine holds up little.
     unsigned threads = 0;
     /// How many of the longest device gaps the analysis ranks as it finds them (AnalysisResult::
