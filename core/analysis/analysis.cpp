@@ -71,12 +71,8 @@ unsigned threadsFor(const AnalysisOptions& options)
 std::size_t eventsStartingIn(const Trace& trace, const std::vector<LaneIndex>& lanes, TimeSlice slice)
 {
     std::size_t events = 0;
-    for (LaneIndex l : lanes) {
-        const std::vector<Event>& e = trace.lanes[l.value].events;
-        const auto before = [](TimeNs t) { return [t](const Event& event) { return event.start < t; }; };
-        const auto first = std::partition_point(e.begin(), e.end(), before(slice.from));
-        events += static_cast<std::size_t>(std::partition_point(first, e.end(), before(slice.to)) - first);
-    }
+    for (LaneIndex l : lanes)
+        events += eventsStartingIn(trace.lanes[l.value], slice).size();
     return events;
 }
 

@@ -23,8 +23,8 @@ namespace {
 /// Events come in start order across streams, so each union is a running union fed a sorted subsequence, and
 /// its measure grows by what each event adds past the latest end so far: |[max(start, latest end), end) ∩ W|
 /// (that part is disjoint from everything before). So a union is its latest end and its running total, and
-/// an event costs it two maxima and a clamp, no branch; only the busy union keeps the start of its current
-/// span, which it closes (to the sink) when an event starts after its latest end.
+/// an event costs it two maxima and a subtraction (and a clip, when the window does not cover the events), no
+/// branch; only the busy union has spans, which close (to the sink) when an event starts after its latest end.
 ///
 /// `Covered`: the window holds every event the sweep will take (the gpu and trace windows), so that nothing
 /// needs clipping to it. Everything is plain scalars in one object that never escapes, so that the per-event
@@ -53,22 +53,16 @@ public:
         const bool communication = kernel & m_isCommunication(e.name); // in M
         const bool compute = (kernel & !communication) | (e.kind == EventKind::Memset); // in C
         if (compute && (kernel || !KernelsOnly)) [[likely]] {
-            addCompute(e, start, end, lane, laneBegin);
+            add<true, false, true>(e, start, end, lane, laneBegin);
             return;
         }
-        if (!compute && !communication && e.kind != EventKind::Memcpy)
-            return; // waits and annotations drawn on GPU lanes are not activity
-        if (!KernelsOnly)
-            busy(m_all, e, start, lane, laneBegin);
-        extend(m_all, start, end);
-        if (compute || communication)
-            extend(m_cm, start, end);
         if (compute)
-            extend(m_c, start, end);
-        if (KernelsOnly && kernel) {
-            busy(m_kernels, e, start, lane, laneBegin);
-            extend(m_kernels, start, end);
-        }
+            add<true, false, false>(e, start, end, lane, laneBegin); // a memset, for `kernels`
+        else if (communication)
+            add<false, true, true>(e, start, end, lane, laneBegin);
+        else if (e.kind == EventKind::Memcpy)
+            add<false, false, false>(e, start, end, lane, laneBegin);
+        // else: waits and annotations drawn on GPU lanes are not activity
     }
 
     /// take() for an event known to be a compute kernel.
@@ -76,7 +70,7 @@ public:
         const Event& e, TimeNs start, TimeNs end, LaneIndex lane, const Event* laneBegin)
     {
         if (end > start) [[likely]]
-            addCompute(e, start, end, lane, laneBegin);
+            add<true, false, true>(e, start, end, lane, laneBegin);
     }
 
     [[gnu::always_inline]] DeviceMeasure finish()
@@ -104,16 +98,19 @@ private:
         std::size_t nextRange = 0; // multi-range windows: the first range not before what it measured
     };
 
-    /// A compute event (for `kernels`, a compute kernel), not of zero length: in C, C ∪ M and the busy union.
-    [[gnu::always_inline]] void addCompute(
-        const Event& e, TimeNs start, TimeNs end, LaneIndex lane, const Event* laneBegin)
+    /// An activity event, not of zero length: in all activity, in C when `Compute`, in M when `Communication`,
+    /// a kernel when `Kernel`; in the busy union for `all`, and for `kernels` when a kernel.
+    template <bool Compute, bool Communication, bool Kernel>
+    [[gnu::always_inline]] void add(const Event& e, TimeNs start, TimeNs end, LaneIndex lane, const Event* laneBegin)
     {
         if (!KernelsOnly)
             busy(m_all, e, start, lane, laneBegin);
         extend(m_all, start, end);
-        extend(m_cm, start, end);
-        extend(m_c, start, end);
-        if (KernelsOnly) {
+        if (Compute || Communication)
+            extend(m_cm, start, end);
+        if (Compute)
+            extend(m_c, start, end);
+        if (KernelsOnly && Kernel) {
             busy(m_kernels, e, start, lane, laneBegin);
             extend(m_kernels, start, end);
         }
@@ -150,11 +147,10 @@ private:
         open.opener = { lane, static_cast<std::uint32_t>(&e - laneBegin) };
         open.openerCorrelation = e.correlation;
     }
-    /// |[from, to) ∩ window| (0 when to <= from); `from` never decreases from one call to the next for a union.
+    /// |[from, to) ∩ window| (0 when to <= from) for windows that do not cover the events; `from` never
+    /// decreases from one call to the next for a union.
     [[gnu::always_inline]] TimeNs inWindow(Union& u, TimeNs from, TimeNs to) const
     {
-        if constexpr (Covered) // the gpu and trace windows: no clipping
-            return std::max<TimeNs>(to - from, 0);
         if (m_oneRange) // a window of one range
             return std::max<TimeNs>(std::min(to, m_rangeEnd) - std::max(from, m_rangeStart), 0);
         TimeNs total = 0;
@@ -299,9 +295,9 @@ DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lane
     for (LaneIndex laneIndex : lanes) {
         const Lane& lane = trace.lanes[laneIndex.value];
         const Event* const begin = lane.events.data();
-        const Event* const end = begin + lane.events.size();
-        const Event* first = std::partition_point(begin, end, [&](const Event& e) { return e.start < slice.from; });
-        const Event* last = std::partition_point(first, end, [&](const Event& e) { return e.start < slice.to; });
+        const std::span<const Event> starting = eventsStartingIn(lane, slice);
+        const Event* const first = starting.data();
+        const Event* const last = first + starting.size();
         firsts.push_back(first);
         const bool prefixKnown = lane.maxEndPrefix.size() == lane.events.size();
         extentKnown = extentKnown && prefixKnown;

@@ -7,6 +7,7 @@
 
 #include "core/analysis/busy_spans.h"
 
+#include <algorithm>
 #include <limits>
 #include <span>
 #include <vector>
@@ -22,6 +23,16 @@ struct TimeSlice {
     TimeNs from = std::numeric_limits<TimeNs>::min();
     TimeNs to = std::numeric_limits<TimeNs>::max();
 };
+
+/// The events of `lane` that start in `slice`, found by two binary searches (the lane is sorted by start).
+inline std::span<const Event> eventsStartingIn(const Lane& lane, TimeSlice slice)
+{
+    const Event* const begin = lane.events.data();
+    const Event* const end = begin + lane.events.size();
+    const Event* first = std::partition_point(begin, end, [&](const Event& e) { return e.start < slice.from; });
+    const Event* last = std::partition_point(first, end, [&](const Event& e) { return e.start < slice.to; });
+    return { first, last };
+}
 
 struct DeviceMeasure {
     /// |activity-set union ∩ window|

@@ -16,11 +16,11 @@ public:
     /// An invalid `stepPattern` matches nothing; its error is appended to `warnings`.
     NameClasses(const Trace& trace, const std::string& stepPattern, std::vector<std::string>& warnings);
 
-    bool isCommunication(StringId name) const { return flags(name) & kCommunication; }
     bool isProfilerStep(StringId name) const { return flags(name) & kProfilerStep; }
     bool matchesStepPattern(StringId name) const { return flags(name) & kStepPattern; }
 
-    /// isCommunication() as a value a hot loop keeps in registers (it reads the table NameClasses holds).
+    /// Whether a kernel name is a communication kernel's, as a value a hot loop keeps in registers (it reads
+    /// the table NameClasses holds).
     class CommunicationTest {
     public:
         /// A select, not a branch: an unknown name reads the flags of the empty name (none).

@@ -126,11 +126,8 @@ FewRunsMerge::FewRunsMerge(const std::vector<LaneRun>& runs)
         if (run.first != run.last)
             m_head[r] = run.first->start;
     }
-    for (std::uint8_t pair = 0; pair < m_pairs.size(); ++pair)
-        m_pairs[pair] = match(2 * pair, 2 * pair + 1);
-    for (std::uint8_t half = 0; half < m_halves.size(); ++half)
-        m_halves[half] = match(m_pairs[2 * half], m_pairs[2 * half + 1]);
-    m_winner = match(m_halves[0], m_halves[1]);
+    for (std::size_t r = 0; r < kMaxRuns; r += 2) // each pair's matches; the last replay sees them all
+        replay(r);
 }
 
 } // namespace gapscope

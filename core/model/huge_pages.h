@@ -13,13 +13,17 @@
 
 namespace gapscope {
 
+inline constexpr std::size_t kHugePageBytes = std::size_t { 2 } << 20;
+/// Smaller buffers are not worth the advice.
+inline constexpr std::size_t kHugePagesFrom = 4 * kHugePageBytes;
+
 /// A hint for the whole 2 MiB pages inside [data, data + bytes); ignored where unsupported. Call it on
 /// memory not yet touched (a reserve()d vector's capacity), before writing to it.
 inline void adviseHugePages(void* data, std::size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-    constexpr std::uintptr_t kHuge = 2u << 20;
-    if (bytes < 4 * kHuge)
+    constexpr std::uintptr_t kHuge = kHugePageBytes;
+    if (bytes < kHugePagesFrom)
         return;
     const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
     const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
@@ -37,8 +41,6 @@ inline void adviseHugePages(void* data, std::size_t bytes)
 /// 4 KiB pages, each a fault of its own); smaller ones come from operator new.
 template <typename T> struct HugePageAllocator {
     using value_type = T;
-    static constexpr std::size_t kHuge = std::size_t { 2 } << 20;
-    static constexpr std::size_t kFrom = 4 * kHuge;
 
     HugePageAllocator() = default;
     template <typename U> HugePageAllocator(const HugePageAllocator<U>&) { }
@@ -46,10 +48,10 @@ template <typename T> struct HugePageAllocator {
     T* allocate(std::size_t n)
     {
         const std::size_t bytes = n * sizeof(T);
-        if (bytes < kFrom)
+        if (bytes < kHugePagesFrom)
             return static_cast<T*>(::operator new(bytes));
-        const std::size_t rounded = (bytes + kHuge - 1) & ~(kHuge - 1);
-        void* data = std::aligned_alloc(kHuge, rounded);
+        const std::size_t rounded = (bytes + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+        void* data = std::aligned_alloc(kHugePageBytes, rounded);
         if (!data)
             throw std::bad_alloc();
         adviseHugePages(data, rounded);
@@ -57,7 +59,7 @@ template <typename T> struct HugePageAllocator {
     }
     void deallocate(T* data, std::size_t n)
     {
-        if (n * sizeof(T) < kFrom)
+        if (n * sizeof(T) < kHugePagesFrom)
             ::operator delete(data);
         else
             std::free(data);
