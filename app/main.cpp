@@ -4,7 +4,7 @@
 #include "app/cli/export_options.h"
 #include "app/export/cli_picture_exporter.h"
 #include "app/viewer.h"
-#include "core/io/native_format.h"
+#include "core/io/native/native_format.h"
 
 #include <ctime>
 #include <filesystem>

@@ -10,7 +10,7 @@
 #include "app/timeline/timeline_view.h"
 #include "core/annotations/gap_explanation.h"
 #include "core/annotations/markdown_report.h"
-#include "core/io/atomic_file.h"
+#include "core/io/common/atomic_file.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -5,7 +5,7 @@
 #include "app/cli/export_options.h"
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/markdown_report.h"
-#include "core/io/atomic_file.h"
+#include "core/io/common/atomic_file.h"
 #include "core/io/trace_file.h"
 
 #include <filesystem>

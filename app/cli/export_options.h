@@ -3,7 +3,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/annotations/annotation.h"
-#include "core/io/io_error.h"
+#include "core/io/common/io_error.h"
 
 #include <functional>
 #include <optional>

@@ -8,7 +8,7 @@
 
 #include "capture/launcher/program_recorder.h"
 #include "capture/launcher/record_kinds.h"
-#include "core/io/native_trace_writer.h"
+#include "core/io/native/native_trace_writer.h"
 
 #include <atomic>
 #include <csignal>

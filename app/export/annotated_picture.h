@@ -8,7 +8,7 @@
 
 #include "app/timeline/timeline_painter.h"
 #include "core/annotations/annotation.h"
-#include "core/io/io_error.h"
+#include "core/io/common/io_error.h"
 
 #include <QFont>
 #include <QImage>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/record/record_form_parsing.h"
 
-#include "core/io/native_format.h"
+#include "core/io/native/native_format.h"
 
 namespace gapscope::app {
 

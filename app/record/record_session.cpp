@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/record/record_session.h"
 
-#include "core/io/native_trace_writer.h"
+#include "core/io/native/native_trace_writer.h"
 
 namespace gapscope::app {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "capture/launcher/part_file_scanner.h"
 
-#include "core/io/native_format.h"
+#include "core/io/native/native_format.h"
 
 #include <algorithm>
 #include <cstring>

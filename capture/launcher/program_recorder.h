@@ -3,7 +3,7 @@
 
 #include "capture/collector_env.h"
 #include "capture/launcher/recording_summary.h"
-#include "core/io/io_error.h"
+#include "core/io/common/io_error.h"
 
 #include <sys/types.h>
 

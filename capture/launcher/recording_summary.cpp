@@ -2,7 +2,7 @@
 #include "capture/launcher/recording_summary.h"
 
 #include "capture/launcher/part_file_scanner.h"
-#include "core/io/native_trace_reader.h"
+#include "core/io/native/native_trace_reader.h"
 
 #include <algorithm>
 #include <csignal>

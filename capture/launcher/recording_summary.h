@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/io/io_error.h"
-#include "core/io/native_format.h"
+#include "core/io/common/io_error.h"
+#include "core/io/native/native_format.h"
 #include "core/model/trace.h"
 
 #include <array>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/io/native_format.h"
+#include "core/io/native/native_format.h"
 
 #include <atomic>
 #include <cstdint>
@@ -28,7 +28,7 @@ public:
     virtual void addCounters(const native::CountersRecord& delta) = 0;
 };
 
-/// Streams one process's capture to a native file (core/io/native_format.h) while the program runs.
+/// Streams one process's capture to a native file (core/io/native/native_format.h) while the program runs.
 ///
 /// Events are buffered per calling thread (one uncontended lock per event); flush() moves
 /// everything buffered so far into whole chunks written with one write(), so a crash loses at most

@@ -10,7 +10,7 @@
 // not know and write them back (keys added inside "lanes" or "gap" entries are not kept).
 
 #include "core/annotations/annotation.h"
-#include "core/io/io_error.h"
+#include "core/io/common/io_error.h"
 
 #include <string>
 #include <string_view>

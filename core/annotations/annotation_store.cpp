@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/annotations/annotation_store.h"
 
-#include "core/io/atomic_file.h"
+#include "core/io/common/atomic_file.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -3,7 +3,7 @@
 
 #include "core/annotations/annotation.h"
 #include "core/annotations/annotation_json.h"
-#include "core/io/io_error.h"
+#include "core/io/common/io_error.h"
 
 #include <chrono>
 #include <cstddef>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/trace_file.h"
 
-#include "core/io/chrome_trace_reader.h"
-#include "core/io/chrome_trace_writer.h"
-#include "core/io/native_trace_reader.h"
-#include "core/io/native_trace_writer.h"
+#include "core/io/chrome/chrome_trace_reader.h"
+#include "core/io/chrome/chrome_trace_writer.h"
+#include "core/io/native/native_trace_reader.h"
+#include "core/io/native/native_trace_writer.h"
 
 #include <array>
 #include <cerrno>
@@ -18,7 +18,7 @@ namespace {
 
 enum class TraceFormat {
     ChromeJson, // plain or gzip-compressed Chrome trace-event JSON
-    NativeCapture, // the collector's own format (core/io/native_format.h), recognised by its magic
+    NativeCapture, // the collector's own format (core/io/native/native_format.h), recognised by its magic
     Unknown,
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Writer throughput on a synthetic Kineto-shaped trace: every launch call has a kernel with Kineto-like
 // args, so the output has the event mix (X events, flow pairs) of a real PyTorch trace.
-#include "core/io/chrome_trace_writer.h"
-#include "core/io/gzip_writer.h"
+#include "core/io/chrome/chrome_trace_writer.h"
+#include "core/io/common/gzip_writer.h"
 
 #include <benchmark/benchmark.h>
 

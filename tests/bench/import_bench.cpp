@@ -2,7 +2,7 @@
 // Chrome JSON import speed and resident memory on a synthetic Kineto trace (DESIGN.md §8: ≥ 300 MB/s on one
 // core, ≤ 64 bytes per GPU event strings and args aside). The trace is written once to a temporary file.
 // Throughput is per CPU second (the import is single-threaded), so a busy shared machine does not skew it.
-#include "core/io/chrome_trace_reader.h"
+#include "core/io/chrome/chrome_trace_reader.h"
 #include "tests/bench/kineto_trace_generator.h"
 
 #include <benchmark/benchmark.h>

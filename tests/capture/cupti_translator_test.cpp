@@ -4,7 +4,7 @@
 // GPU), written by the collector's writer and read back into the model.
 
 #include "capture/cupti/cupti_translator.h"
-#include "core/io/native_trace_reader.h"
+#include "core/io/native/native_trace_reader.h"
 
 #include "tests/temp_dir.h"
 

@@ -3,7 +3,7 @@
 // writing, the recording window, file naming, and a file left without its End chunk.
 
 #include "capture/stream/native_stream_writer.h"
-#include "core/io/native_trace_reader.h"
+#include "core/io/native/native_trace_reader.h"
 
 #include "tests/temp_dir.h"
 

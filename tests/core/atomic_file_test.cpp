@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/atomic_file.h"
+#include "core/io/common/atomic_file.h"
 
 #include "tests/temp_dir.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ChromeTraceReader on hand-written inputs: each case's answer is worked out in its comment.
-#include "core/io/chrome_trace_reader.h"
-#include "core/io/json_scanner.h"
+#include "core/io/chrome/chrome_trace_reader.h"
+#include "core/io/chrome/json_scanner.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ChromeTraceReader on malformed input: fatal problems are IoErrors with file and byte offset; one bad event
 // is skipped, counted and reported with its offset, and the import goes on.
-#include "core/io/chrome_trace_reader.h"
+#include "core/io/chrome/chrome_trace_reader.h"
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 

@@ -2,7 +2,7 @@
 // ChromeTraceReader on the real traces under tests/data. Figures marked (SOURCES) are the peers' own numbers
 // from tests/data/NOTICE.md / ../shared/data/traces/SOURCES.md; figures marked (counted) were counted
 // independently in the JSON with Python's json module (X events of that `cat`; events = X + i entries).
-#include "core/io/chrome_trace_reader.h"
+#include "core/io/chrome/chrome_trace_reader.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/gzip_writer.h"
+#include "core/io/common/gzip_writer.h"
 
 #include <gtest/gtest.h>
 

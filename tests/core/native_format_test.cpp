@@ -3,9 +3,9 @@
 // hand-assembled files: cut off at every kind of place, a newer version, random bytes, bad events,
 // unknown chunks and longer records from a newer writer.
 
-#include "core/io/native_format.h"
-#include "core/io/native_trace_reader.h"
-#include "core/io/native_trace_writer.h"
+#include "core/io/native/native_format.h"
+#include "core/io/native/native_trace_reader.h"
+#include "core/io/native/native_trace_writer.h"
 #include "core/io/trace_file.h"
 
 #include "tests/temp_dir.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/lane_layout.h"
-#include "core/io/chrome_trace_builder.h"
+#include "core/io/chrome/chrome_trace_builder.h"
 
 #include <gtest/gtest.h>
 

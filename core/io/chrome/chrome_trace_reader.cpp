@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/chrome_trace_reader.h"
+#include "core/io/chrome/chrome_trace_reader.h"
 
-#include "core/io/chrome_event_mapper.h"
-#include "core/io/chrome_event_parser.h"
-#include "core/io/chrome_trace_builder.h"
-#include "core/io/content_window.h"
-#include "core/io/gzip_file.h"
-#include "core/io/json_scanner.h"
+#include "core/io/chrome/chrome_event_mapper.h"
+#include "core/io/chrome/chrome_event_parser.h"
+#include "core/io/chrome/chrome_trace_builder.h"
+#include "core/io/chrome/content_window.h"
+#include "core/io/common/gzip_file.h"
+#include "core/io/chrome/json_scanner.h"
 
 #include <cstring>
 #include <limits>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/chrome_event_mapper.h"
+#include "core/io/chrome/chrome_event_mapper.h"
 
-#include "core/io/chrome_categories.h"
+#include "core/io/chrome/chrome_categories.h"
 
 #include <cstring>
 #include <limits>

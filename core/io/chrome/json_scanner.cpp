@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/json_scanner.h"
+#include "core/io/chrome/json_scanner.h"
 
 #include <limits>
 

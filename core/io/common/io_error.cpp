@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/io_error.h"
+#include "core/io/common/io_error.h"
 
 namespace gapscope {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/io/chrome_event_parser.h"
-#include "core/io/chrome_trace_builder.h"
+#include "core/io/chrome/chrome_event_parser.h"
+#include "core/io/chrome/chrome_trace_builder.h"
 
 #include <array>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/chrome_event_parser.h"
+#include "core/io/chrome/chrome_event_parser.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/native_trace_writer.h"
+#include "core/io/native/native_trace_writer.h"
 
-#include "core/io/atomic_file.h"
+#include "core/io/common/atomic_file.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/io/chrome_trace_builder.h"
-#include "core/io/json_scanner.h"
+#include "core/io/chrome/chrome_trace_builder.h"
+#include "core/io/chrome/json_scanner.h"
 
 #include <cstdint>
 #include <optional>

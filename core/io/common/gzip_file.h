@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/io/io_error.h"
+#include "core/io/common/io_error.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/json_stream_writer.h"
+#include "core/io/common/json_stream_writer.h"
 
 #include <charconv>
 #include <cstring>

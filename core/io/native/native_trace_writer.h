@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/io/io_error.h"
-#include "core/io/native_format.h"
+#include "core/io/common/io_error.h"
+#include "core/io/native/native_format.h"
 #include "core/model/trace.h"
 
 #include <ostream>
@@ -10,7 +10,7 @@
 
 namespace gapscope {
 
-/// Writes a whole Trace in the native capture format (core/io/native_format.h): one process section
+/// Writes a whole Trace in the native capture format (core/io/native/native_format.h): one process section
 /// per process, names, devices, sort indices, args, dropped/skipped counts and import warnings kept,
 /// so that NativeTraceReader gives back the same model. `gapscope record` writes its merged
 /// recording with it. (The collector streams the same format with its own writer; it cannot link core.)

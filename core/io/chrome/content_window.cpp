@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/content_window.h"
+#include "core/io/chrome/content_window.h"
 
-#include "core/io/gzip_file.h"
-#include "core/io/json_scanner.h"
+#include "core/io/common/gzip_file.h"
+#include "core/io/chrome/json_scanner.h"
 
 #include <algorithm>
 #include <cstdlib>

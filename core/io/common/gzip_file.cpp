@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/gzip_file.h"
+#include "core/io/common/gzip_file.h"
 
 #include <zlib.h>
 

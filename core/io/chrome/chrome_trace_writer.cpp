@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/chrome_trace_writer.h"
+#include "core/io/chrome/chrome_trace_writer.h"
 
-#include "core/io/atomic_file.h"
-#include "core/io/chrome_categories.h"
-#include "core/io/gzip_writer.h"
-#include "core/io/json_stream_writer.h"
+#include "core/io/common/atomic_file.h"
+#include "core/io/chrome/chrome_categories.h"
+#include "core/io/common/gzip_writer.h"
+#include "core/io/common/json_stream_writer.h"
 
 #include <nlohmann/json.hpp>
 

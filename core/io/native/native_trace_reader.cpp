@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/native_trace_reader.h"
+#include "core/io/native/native_trace_reader.h"
 
-#include "core/io/native_byte_source.h"
+#include "core/io/native/native_byte_source.h"
 #include "core/model/huge_pages.h"
 
 #include <array>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/io/io_error.h"
-#include "core/io/native_format.h"
+#include "core/io/common/io_error.h"
+#include "core/io/native/native_format.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
@@ -44,7 +44,7 @@ struct NativeFileInfo {
     std::vector<NativeProcessInfo> processes;
 };
 
-/// Reads the native capture format (core/io/native_format.h, DESIGN.md §5) into the model.
+/// Reads the native capture format (core/io/native/native_format.h, DESIGN.md §5) into the model.
 ///
 /// A file cut off by a crash loads up to its last complete chunk, with a warning in Trace::warnings
 /// (as does a file without an End chunk). A single bad event (unknown kind or string, end before

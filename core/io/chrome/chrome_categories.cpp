@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/chrome_categories.h"
+#include "core/io/chrome/chrome_categories.h"
 
 #include <array>
 

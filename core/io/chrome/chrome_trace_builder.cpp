@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/io/chrome_trace_builder.h"
+#include "core/io/chrome/chrome_trace_builder.h"
 
 #include "core/model/synthetic_id.h"
 
