@@ -27,7 +27,7 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << "warning: " << w.file << ": at byte " << w.byteOffset << ": " << w.message << "\n";
     const AnalysisResult result = analyze(trace, options->analysis);
     if (options->json)
-        out << reportToJson(trace, result, *options).dump(2) << "\n";
+        writeReportJson(out, trace, result, *options);
     else
         writeTextReport(trace, result, *options, out);
     return 0;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/report_json.h"
 
-#include "core/analysis/percentile.h"
+#include "core/analysis/gap_evidence.h"
+#include "core/io/common/json_stream_writer.h"
+#include "core/model/labels.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -9,37 +13,6 @@
 namespace gapscope::cli {
 
 using nlohmann::json;
-
-std::string laneLabel(const Trace& trace, LaneIndex laneIndex)
-{
-    const Lane& lane = trace.lanes[laneIndex.value];
-    if (lane.kind == LaneKind::GpuStream) {
-        return "device " + std::to_string(trace.devices[lane.device.value].id) + " stream "
-            + std::to_string(lane.stream);
-    }
-    std::string label = "thread " + std::to_string(lane.tid);
-    if (!lane.name.empty())
-        label += " (" + lane.name + ")";
-    return label;
-}
-
-StepSummary summarizeSteps(const AnalysisResult& result, ProcessIndex process)
-{
-    StepSummary summary;
-    std::vector<TimeNs> durations;
-    for (const Step& s : result.steps) {
-        if (s.process != process)
-            continue;
-        if (s.warmup)
-            ++summary.warmup;
-        else
-            durations.push_back(s.end - s.start);
-    }
-    summary.count = durations.size();
-    summary.p50Ns = percentile(durations, 50);
-    summary.p95Ns = percentile(durations, 95);
-    return summary;
-}
 
 namespace {
 
@@ -55,21 +28,6 @@ json rankJson(const Trace& trace, ProcessIndex process)
     return rank ? json(*rank) : json(nullptr);
 }
 
-json eventJson(const Trace& trace, const std::optional<EventRef>& ref)
-{
-    if (!ref)
-        return nullptr;
-    const Event& e = trace.event(*ref);
-    return json {
-        { "name", trace.name(e) },
-        { "kind", eventKindName(e.kind) },
-        { "lane", laneLabel(trace, ref->lane) },
-        { "start_ns", e.start },
-        { "end_ns", e.end },
-        { "correlation", e.correlation ? json(e.correlation) : json(nullptr) },
-    };
-}
-
 json windowJson(const Window& window)
 {
     json ranges = json::array();
@@ -79,18 +37,146 @@ json windowJson(const Window& window)
         { "length_ns", window.length() }, { "ranges", ranges } };
 }
 
-template <typename T> std::vector<T> firstN(std::vector<T> items, std::optional<std::size_t> top)
-{
-    if (top && items.size() > *top)
-        items.resize(*top);
-    return items;
-}
+} // namespace
+
+namespace {
+
+/// Writes the long lists of the report (gaps with their evidence, steps, kernels) straight to the output, one
+/// member at a time: a DOM of tens of thousands of gaps cost most of the time of a full report.
+class ReportListWriter {
+public:
+    ReportListWriter(const Trace& trace, JsonStreamWriter& out)
+        : m_trace(trace)
+        , m_out(out)
+    { }
+
+    void key(std::string_view name)
+    {
+        m_out.string(name);
+        m_out.raw(": ");
+    }
+    void nullableInteger(bool present, std::int64_t value)
+    {
+        if (present)
+            m_out.integer(value);
+        else
+            m_out.raw("null");
+    }
+    void process(ProcessIndex index)
+    {
+        const Process& p = m_trace.processes[index.value];
+        m_out.raw("{\"pid\": ");
+        m_out.integer(p.pid);
+        m_out.raw(", \"name\": ");
+        m_out.string(p.name);
+        m_out.raw(", \"file\": ");
+        m_out.string(p.sourceFile);
+        m_out.raw("}, \"rank\": ");
+        nullableInteger(p.rank.has_value(), p.rank.value_or(0));
+    }
+    void event(const std::optional<EventRef>& ref)
+    {
+        if (!ref) {
+            m_out.raw("null");
+            return;
+        }
+        const Event& e = m_trace.event(*ref);
+        m_out.raw("{\"name\": ");
+        m_out.string(m_trace.name(e));
+        m_out.raw(", \"kind\": ");
+        m_out.string(eventKindName(e.kind));
+        m_out.raw(", \"lane\": ");
+        m_out.string(laneLabel(m_trace, ref->lane));
+        m_out.raw(", \"start_ns\": ");
+        m_out.integer(e.start);
+        m_out.raw(", \"end_ns\": ");
+        m_out.integer(e.end);
+        m_out.raw(", \"correlation\": ");
+        nullableInteger(e.correlation != 0, e.correlation);
+        m_out.raw("}");
+    }
+    void gap(const Gap& gap, const GapEvidence& evidence)
+    {
+        m_out.raw("{\"process\": ");
+        process(gap.process);
+        m_out.raw(", \"device\": ");
+        m_out.integer(m_trace.devices[gap.device.value].id);
+        m_out.raw(", \"stream\": ");
+        nullableInteger(gap.stream.has_value(), gap.stream ? m_trace.lanes[gap.stream->value].stream : 0);
+        m_out.raw(", \"start_ns\": ");
+        m_out.integer(gap.start);
+        m_out.raw(", \"end_ns\": ");
+        m_out.integer(gap.end);
+        m_out.raw(", \"duration_ns\": ");
+        m_out.integer(gap.duration());
+        m_out.raw(", \"cause\": ");
+        m_out.string(gapCauseName(gap.cause));
+        m_out.raw(",\n     \"evidence\": {\"summary\": ");
+        m_out.string(evidence.summary);
+        m_out.raw(",\n       \"closing_op\": ");
+        event(evidence.closingOp);
+        m_out.raw(",\n       \"launch\": ");
+        event(evidence.launch);
+        m_out.raw(",\n       \"sync_call\": ");
+        event(evidence.syncCall);
+        m_out.raw(",\n       \"host_range\": ");
+        event(evidence.hostRange);
+        m_out.raw("}}");
+    }
+    void step(const Step& s)
+    {
+        m_out.raw("{\"process\": ");
+        process(s.process);
+        m_out.raw(", \"name\": ");
+        m_out.string(s.name);
+        m_out.raw(", \"start_ns\": ");
+        m_out.integer(s.start);
+        m_out.raw(", \"end_ns\": ");
+        m_out.integer(s.end);
+        m_out.raw(", \"duration_ns\": ");
+        m_out.integer(s.end - s.start);
+        m_out.raw(s.warmup ? ", \"warmup\": true}" : ", \"warmup\": false}");
+    }
+    void kernel(const KernelStats& k)
+    {
+        m_out.raw("{\"name\": ");
+        m_out.string(k.name);
+        m_out.raw(", \"count\": ");
+        m_out.unsignedInteger(k.count);
+        const std::pair<const char*, TimeNs> figures[]
+            = { { ", \"total_ns\": ", k.totalNs }, { ", \"mean_ns\": ", k.meanNs }, { ", \"p50_ns\": ", k.p50Ns },
+                  { ", \"p95_ns\": ", k.p95Ns }, { ", \"max_ns\": ", k.maxNs } };
+        for (const auto& [name, value] : figures) {
+            m_out.raw(name);
+            m_out.integer(value);
+        }
+        m_out.raw("}");
+    }
+    /// `"name": [` items `]`, one item a line.
+    template <typename Items, typename Write> void list(std::string_view name, const Items& items, Write&& write)
+    {
+        m_out.raw(",\n  ");
+        key(name);
+        m_out.raw("[");
+        bool first = true;
+        for (const auto& item : items) {
+            m_out.raw(first ? "\n    " : ",\n    ");
+            first = false;
+            write(item);
+        }
+        m_out.raw(first ? "]" : "\n  ]");
+    }
+
+private:
+    const Trace& m_trace;
+    JsonStreamWriter& m_out;
+};
 
 } // namespace
 
-json reportToJson(const Trace& trace, const AnalysisResult& result, const ReportOptions& options)
+void writeReportJson(
+    std::ostream& stream, const Trace& trace, const AnalysisResult& result, const ReportOptions& options)
 {
-    json doc;
     // The overall window: from the earliest to the latest bound over the processes measured.
     json window
         = { { "kind", windowKindName(options.analysis.window.kind) }, { "start_ns", nullptr }, { "end_ns", nullptr } };
@@ -106,10 +192,6 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
         window["start_ns"] = *start;
         window["end_ns"] = *end;
     }
-    doc["window"] = window;
-    doc["activity"] = activitySetName(options.analysis.activity);
-    doc["launch_threshold_ns"] = options.analysis.launchThresholdNs;
-    doc["gpu_activity"] = result.hasGpuActivity;
 
     json processes = json::array();
     for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
@@ -117,12 +199,12 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
         entry["rank"] = rankJson(trace, ProcessIndex { p });
         if (p < result.windows.size())
             entry["window"] = windowJson(result.windows[p]);
-        const StepSummary steps = summarizeSteps(result, ProcessIndex { p });
+        const StepStats* stats = stepStatsFor(result, ProcessIndex { p });
+        const StepStats steps = stats ? *stats : StepStats {};
         entry["step_summary"] = { { "count", steps.count }, { "warmup", steps.warmup }, { "p50_ns", steps.p50Ns },
             { "p95_ns", steps.p95Ns } };
         processes.push_back(entry);
     }
-    doc["processes"] = processes;
 
     json devices = json::array();
     for (const DeviceFigures& d : result.devices) {
@@ -147,53 +229,38 @@ json reportToJson(const Trace& trace, const AnalysisResult& result, const Report
                     { "memcpy", d.exposed.memcpy }, { "idle", d.exposed.idle } } },
         });
     }
-    doc["devices"] = devices;
-
-    const std::vector<std::size_t> longest
-        = longestGaps(result.gaps, options.top.value_or(std::numeric_limits<std::size_t>::max()), false);
-    json gapList = json::array();
-    for (const std::size_t index : longest) {
-        const Gap gap = result.gaps[index];
-        const Device& device = trace.devices[gap.device.value];
-        const GapEvidence evidence = gapEvidence(trace, gap, result.options.launchThresholdNs);
-        gapList.push_back({
-            { "process", processJson(trace, gap.process) },
-            { "rank", rankJson(trace, gap.process) },
-            { "device", device.id },
-            { "stream", gap.stream ? json(trace.lanes[gap.stream->value].stream) : json(nullptr) },
-            { "start_ns", gap.start },
-            { "end_ns", gap.end },
-            { "duration_ns", gap.duration() },
-            { "cause", gapCauseName(gap.cause) },
-            { "evidence",
-                { { "summary", evidence.summary }, { "closing_op", eventJson(trace, evidence.closingOp) },
-                    { "launch", eventJson(trace, evidence.launch) },
-                    { "sync_call", eventJson(trace, evidence.syncCall) },
-                    { "host_range", eventJson(trace, evidence.hostRange) } } },
-        });
-    }
-    doc["gaps"] = gapList;
-
-    json steps = json::array();
-    for (const Step& s : result.steps) {
-        steps.push_back({ { "process", processJson(trace, s.process) }, { "rank", rankJson(trace, s.process) },
-            { "name", s.name }, { "start_ns", s.start }, { "end_ns", s.end }, { "duration_ns", s.end - s.start },
-            { "warmup", s.warmup } });
-    }
-    doc["steps"] = steps;
-
-    json kernels = json::array();
-    for (const KernelStats& k : firstN(result.kernels, options.top)) {
-        kernels.push_back({ { "name", k.name }, { "count", k.count }, { "total_ns", k.totalNs },
-            { "mean_ns", k.meanNs }, { "p50_ns", k.p50Ns }, { "p95_ns", k.p95Ns }, { "max_ns", k.maxNs } });
-    }
-    doc["kernels"] = kernels;
 
     json warnings = json::array();
     for (const ImportWarning& w : trace.warnings)
         warnings.push_back({ { "file", w.file }, { "byte_offset", w.byteOffset }, { "message", w.message } });
-    doc["import"] = { { "skipped_events", trace.skippedEvents }, { "warnings", warnings } };
-    return doc;
+
+    JsonStreamWriter out(stream);
+    ReportListWriter lists(trace, out);
+    const auto member = [&](std::string_view name, const json& value, bool first = false) {
+        out.raw(first ? "{\n  " : ",\n  ");
+        lists.key(name);
+        out.raw(value.dump());
+    };
+    member("window", window, true);
+    member("activity", activitySetName(options.analysis.activity));
+    member("launch_threshold_ns", options.analysis.launchThresholdNs);
+    member("gpu_activity", result.hasGpuActivity);
+    member("processes", processes);
+    member("devices", devices);
+
+    const std::vector<std::size_t> longest
+        = longestGaps(result.gaps, options.top.value_or(std::numeric_limits<std::size_t>::max()), false);
+    GapEvidenceFinder finder(trace, result.options.launchThresholdNs);
+    lists.list("gaps", longest, [&](std::size_t index) {
+        const Gap gap = result.gaps[index];
+        lists.gap(gap, finder.evidence(gap));
+    });
+    lists.list("steps", result.steps, [&](const Step& s) { lists.step(s); });
+    const std::size_t kernelCount = std::min(result.kernels.size(), options.top.value_or(result.kernels.size()));
+    lists.list("kernels", std::vector<KernelStats>(result.kernels.begin(), result.kernels.begin() + kernelCount),
+        [&](const KernelStats& k) { lists.kernel(k); });
+    member("import", json { { "skipped_events", trace.skippedEvents }, { "warnings", warnings } });
+    out.raw("\n}\n");
 }
 
 } // namespace gapscope::cli

@@ -3,23 +3,12 @@
 
 #include "app/cli/report_options.h"
 
-#include <nlohmann/json.hpp>
+#include <ostream>
 
 namespace gapscope::cli {
 
-/// The `gapscope report --json` document (schema in README.md, "Report JSON").
-nlohmann::json reportToJson(const Trace& trace, const AnalysisResult& result, const ReportOptions& options);
-
-/// Step durations of one process, warm-up steps excluded from the percentiles.
-struct StepSummary {
-    std::size_t count = 0;
-    std::size_t warmup = 0;
-    TimeNs p50Ns = 0;
-    TimeNs p95Ns = 0;
-};
-StepSummary summarizeSteps(const AnalysisResult& result, ProcessIndex process);
-
-/// A readable name for a lane: "thread 1234 (python)", "device 0 stream 7".
-std::string laneLabel(const Trace& trace, LaneIndex lane);
+/// Writes the `gapscope report --json` document (schema in README.md, `report --json`) to `out`, the long lists
+/// (gaps with evidence, steps, kernels) streamed as they are worked out.
+void writeReportJson(std::ostream& out, const Trace& trace, const AnalysisResult& result, const ReportOptions& options);
 
 } // namespace gapscope::cli

@@ -2,6 +2,7 @@
 #include "app/cli/report_text.h"
 
 #include "app/cli/report_json.h"
+#include "core/model/labels.h"
 #include "core/model/time_format.h"
 
 #include <algorithm>
@@ -14,20 +15,12 @@ namespace {
 
 std::string percent(TimeNs part, TimeNs whole)
 {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2f %%", whole > 0 ? 100.0 * static_cast<double>(part) / whole : 0.0);
-    return buffer;
+    return percentText(part, whole, 2);
 }
 
 std::string processTitle(const Trace& trace, ProcessIndex index)
 {
-    const Process& p = trace.processes[index.value];
-    std::string title = "process " + std::to_string(p.pid);
-    if (!p.name.empty())
-        title += " (" + p.name + ")";
-    if (p.rank)
-        title += ", rank " + std::to_string(*p.rank);
-    return title;
+    return processLabel(trace.processes[index.value]);
 }
 
 // Pads to a display width, counting UTF-8 code points (formatDuration writes "µs").
@@ -44,10 +37,7 @@ std::string pad(std::string text, std::size_t width)
 void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
 {
     const Device& device = trace.devices[d.device.value];
-    out << "Device " << device.id;
-    if (!device.name.empty())
-        out << " (" << device.name << ")";
-    out << ", " << processTitle(trace, d.process) << "\n";
+    out << deviceLabel(device) << ", " << processTitle(trace, d.process) << "\n";
     out << "  window       " << windowKindName(d.window.kind) << " [" << d.window.start() << ", " << d.window.end()
         << ") ns";
     if (d.window.ranges.intervals().size() > 1)
@@ -94,9 +84,10 @@ void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top
 void writeSteps(const Trace& trace, const AnalysisResult& result, std::ostream& out)
 {
     for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
-        const StepSummary summary = summarizeSteps(result, ProcessIndex { p });
-        if (summary.count + summary.warmup == 0)
+        const StepStats* stats = stepStatsFor(result, ProcessIndex { p });
+        if (!stats)
             continue;
+        const StepStats& summary = *stats;
         out << "\nSteps of " << processTitle(trace, ProcessIndex { p }) << ": " << summary.count << " measured, "
             << summary.warmup << " warm-up excluded; p50 " << formatDuration(summary.p50Ns) << ", p95 "
             << formatDuration(summary.p95Ns) << "\n";

@@ -1,49 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/lane_layout.h"
 
-#include "core/model/synthetic_id.h"
-
 #include <algorithm>
 #include <numeric>
 
 namespace gapscope::timeline {
-
-std::string processLabel(const Process& process)
-{
-    std::string label;
-    if (process.rank)
-        label = "rank " + std::to_string(*process.rank) + " \u00b7 ";
-    label += process.name.empty() ? std::string("process") : process.name;
-    label += " (pid " + std::to_string(process.pid) + ")";
-    return label;
-}
-
-std::string threadLabel(const Lane& lane)
-{
-    // A lane named by text in the trace: its synthetic number would only confuse.
-    if (isSyntheticId(lane.tid))
-        return lane.name.empty() ? std::string("global markers") : lane.name;
-    const std::string tid = std::to_string(lane.tid);
-    if (lane.name.empty())
-        return "thread " + tid;
-    // Readers often name threads after their id already ("thread 25738 (python)").
-    if (lane.name.find(tid) != std::string::npos)
-        return lane.name;
-    return lane.name + " (tid " + tid + ")";
-}
-
-std::string streamLabel(const Lane& lane)
-{
-    return "stream " + std::to_string(lane.stream);
-}
-
-std::string deviceLabel(const Device& device)
-{
-    std::string label = "GPU " + std::to_string(device.id);
-    if (!device.name.empty())
-        label += " \u00b7 " + device.name;
-    return label;
-}
 
 LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCounts, const CollapseState& collapse,
     const LayoutMetrics& metrics)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/model/labels.h"
+
 // The vertical arrangement of the timeline: process groups with their thread lanes, then each device
 // with its utilization lane and stream lanes. Pure data, built from a trace and the collapse state.
 
@@ -85,13 +87,10 @@ private:
     int m_totalHeight = 0;
 };
 
-/// "rank 1 · python (pid 4242)", the label of a process group.
-std::string processLabel(const Process& process);
-/// "python worker (tid 12)" or "thread 12".
-std::string threadLabel(const Lane& lane);
-/// "stream 7".
-std::string streamLabel(const Lane& lane);
-/// "GPU 0 · Tesla V100" or "GPU 0".
-std::string deviceLabel(const Device& device);
+// The labels of processes, threads, streams and devices: core/model/labels.h, one source for every output.
+using gapscope::deviceLabel;
+using gapscope::processLabel;
+using gapscope::streamLabel;
+using gapscope::threadLabel;
 
 } // namespace gapscope::timeline

@@ -2,7 +2,7 @@
 #pragma once
 
 // Per-lane summaries that let the timeline draw any zoom level in time proportional to the pixels on
-// screen rather than the events in the trace (DESIGN.md §7). Built once per loaded trace, off the GUI
+// screen rather than the events in the trace (docs/architecture.md). Built once per loaded trace, off the GUI
 // thread, and read-only afterwards.
 
 #include "core/model/trace.h"

@@ -248,6 +248,15 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
 
 } // namespace
 
+const StepStats* stepStatsFor(const AnalysisResult& result, ProcessIndex process)
+{
+    for (const StepStats& stats : result.stepStats) {
+        if (stats.process == process)
+            return &stats;
+    }
+    return nullptr;
+}
+
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
 {
     AnalysisResult result;

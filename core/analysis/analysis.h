@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The figures of DESIGN.md §4: windows, busy/idle, gaps and their causes, exposed time, steps,
+// The figures of docs/definitions.md: windows, busy/idle, gaps and their causes, exposed time, steps,
 // kernel statistics, launch delay. Pure functions of a finalized Trace; no Qt, no I/O.
 
 #include "core/analysis/gap.h"
@@ -61,7 +61,8 @@ struct AnalysisOptions {
     // gapEvidence(), describeGap().
 };
 
-/// The window actually used for one process: a union of disjoint ranges (one range except for `steps`).
+/// The window actually used for one process: one range (kept as an IntervalSet so that figures can be
+/// computed over any set of ranges).
 struct Window {
     WindowKind kind = WindowKind::Gpu;
     IntervalSet ranges;
@@ -117,7 +118,7 @@ struct DeviceFigures {
     ExposedTime exposed;
 };
 
-/// Step durations of one process, warm-up steps excluded (DESIGN.md §4).
+/// Step durations of one process, warm-up steps excluded (docs/definitions.md).
 struct StepStats {
     ProcessIndex process;
     std::size_t count = 0; // steps measured
@@ -157,10 +158,13 @@ struct AnalysisResult {
     std::vector<std::string> warnings;
 };
 
+/// The step statistics of one process, nullptr when it has no steps.
+const StepStats* stepStatsFor(const AnalysisResult& result, ProcessIndex process);
+
 /// Runs the whole analysis. Precondition: trace.finalize() was called.
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options);
 
-/// Steps of every process (DESIGN.md §4 "Steps"), warm-up flagged per options.window.warmupSteps.
+/// Steps of every process (docs/definitions.md "Steps"), warm-up flagged per options.window.warmupSteps.
 std::vector<Step> findSteps(const Trace& trace, const std::string& stepPattern, int warmupSteps);
 
 /// The window for one process.
@@ -193,7 +197,7 @@ std::vector<std::size_t> longestDeviceGaps(const AnalysisResult& result, std::si
 /// Start of a GPU op minus the start of the API call that launched it; nullopt without a launch.
 std::optional<TimeNs> launchDelay(const Trace& trace, EventRef gpuOp);
 
-/// Exposed-time breakdown of one device over a window (DESIGN.md §4): sums exactly to window.length().
+/// Exposed-time breakdown of one device over a window (docs/definitions.md): sums exactly to window.length().
 ExposedTime exposedTime(const Trace& trace, DeviceIndex device, const Window& window);
 
 // isSynchronizingCall(name) and isCommunicationKernel(name): core/model/call_names.h, which the trace model

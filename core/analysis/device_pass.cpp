@@ -12,7 +12,7 @@ namespace gapscope {
 
 namespace {
 
-/// The running unions of one pass. DESIGN.md §4's exposed time charges each instant to the highest active
+/// The running unions of one pass. docs/definitions.md's exposed time charges each instant to the highest active
 /// category, compute > communication > memcpy. With C (compute kernels and memsets), M (communication kernels)
 /// and P (memcpys):
 ///   compute = |C ∩ W|,  communication = |(C ∪ M) ∩ W| − |C ∩ W|,

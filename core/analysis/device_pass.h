@@ -37,7 +37,7 @@ inline std::span<const Event> eventsStartingIn(const Lane& lane, TimeSlice slice
 struct DeviceMeasure {
     /// |activity-set union ∩ window|
     TimeNs busyInWindow = 0;
-    /// Exposed time over the window (DESIGN.md §4): sums exactly to the window's length.
+    /// Exposed time over the window (docs/definitions.md): sums exactly to the window's length.
     ExposedTime exposed;
     /// Adds the measure of the next time slice.
     DeviceMeasure& operator+=(const DeviceMeasure& next)

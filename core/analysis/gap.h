@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// One idle gap (DESIGN.md §4), and the list of every gap an analysis found.
+// One idle gap (docs/definitions.md), and the list of every gap an analysis found.
 
 #include "core/model/huge_pages.h"
 #include "core/model/packed_optional.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "core/analysis/gap_evidence.h"
 #include "core/analysis/gap_finder.h"
 #include "core/model/time_format.h"
 
@@ -47,67 +48,6 @@ void appendCall(std::string& out, const Trace& trace, EventRef call)
     appendInteger(out, trace.lanes[call.lane.value].tid);
 }
 
-/// The GapEvidence::summary line.
-std::string summaryOf(const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs);
-
-/// The innermost range on the lane that covers more than half of [start, end).
-std::optional<EventRef> hostRangeCovering(const Trace& trace, LaneIndex laneIndex, TimeNs start, TimeNs end)
-{
-    // A range that covers more than half of [start, end) contains its midpoint, so the candidates are the
-    // ranges open at the midpoint. Walking back from the last range starting at or before it, those come
-    // innermost first (ranges on a thread nest); the first that covers more than half is the answer. The
-    // walk stops where the prefix maximum of ends shows that no earlier range reaches the midpoint.
-    const Lane& lane = trace.lanes[laneIndex.value];
-    const TimeNs length = end - start;
-    const TimeNs mid = start + length / 2;
-    const auto& events = lane.events;
-    std::size_t i = static_cast<std::size_t>(std::partition_point(events.begin(), events.end(), [mid](const Event& e) {
-        return e.start <= mid;
-    }) - events.begin());
-    while (i-- > 0) {
-        if (lane.maxEndPrefix.size() == events.size() && lane.maxEndPrefix[i] <= mid)
-            break;
-        const Event& e = events[i];
-        if (e.end <= mid || e.kind == EventKind::NvtxMark || e.end <= e.start)
-            continue;
-        const TimeNs overlap = std::min(e.end, end) - std::max(e.start, start);
-        if (2 * overlap > length)
-            return EventRef { laneIndex, static_cast<std::uint32_t>(i) };
-    }
-    return std::nullopt;
-}
-
-/// The synchronizing API call of the process that began before `t` and ends latest, if it runs past `t`:
-/// what SyncCallIndex::runningAt answers, found by walking back over the calls open at `t` on each thread.
-/// Ties go to the earlier start, then to the lower lane and index.
-std::optional<EventRef> syncCallRunningAt(const Trace& trace, ProcessIndex process, TimeNs t)
-{
-    std::optional<EventRef> best;
-    const Event* bestEvent = nullptr;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
-        if (lane.kind != LaneKind::CpuThread || lane.process != process)
-            continue;
-        const auto& events = lane.events;
-        std::size_t i = static_cast<std::size_t>(
-            std::partition_point(events.begin(), events.end(), [t](const Event& e) { return e.start < t; })
-            - events.begin());
-        while (i-- > 0) {
-            if (lane.maxEndPrefix.size() == events.size() && lane.maxEndPrefix[i] <= t)
-                break;
-            const Event& e = events[i];
-            if (e.end <= t || (e.kind != EventKind::RuntimeApi && e.kind != EventKind::DriverApi)
-                || !isSynchronizingCall(trace.name(e)))
-                continue;
-            if (!bestEvent || e.end > bestEvent->end || (e.end == bestEvent->end && e.start <= bestEvent->start)) {
-                best = EventRef { LaneIndex { l }, static_cast<std::uint32_t>(i) };
-                bestEvent = &e;
-            }
-        }
-    }
-    return best;
-}
-
 } // namespace
 
 GapClassifier::GapClassifier(const Trace& trace, const std::vector<SyncCallIndex>& syncCalls, TimeNs launchThresholdNs)
@@ -126,28 +66,8 @@ GapClassifier::Context GapClassifier::context(ProcessIndex process) const
     return context;
 }
 
-GapEvidence gapEvidence(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs)
-{
-    GapEvidence evidence;
-    evidence.closingOp = gap.closingOp;
-    if (gap.closingOp)
-        evidence.launch = trace.launchOf(*gap.closingOp);
-    if (evidence.launch && gap.cause == GapCause::Sync)
-        evidence.syncCall = syncCallRunningAt(trace, gap.process, gap.start);
-    if (evidence.launch && gap.cause == GapCause::Host)
-        evidence.hostRange = hostRangeCovering(trace, evidence.launch->lane, gap.start, gap.end);
-    evidence.summary = summaryOf(trace, gap, evidence, launchThresholdNs);
-    return evidence;
-}
-
-std::string describeGap(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs)
-{
-    return gapEvidence(trace, gap, launchThresholdNs).summary;
-}
-
-namespace {
-
-std::string summaryOf(const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs)
+std::string gapEvidenceSummary(
+    const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs)
 {
     const TimeNs g0 = gap.start;
     std::string out;
@@ -214,7 +134,5 @@ std::string summaryOf(const Trace& trace, const Gap& gap, const GapEvidence& evi
     }
     return out;
 }
-
-} // namespace
 
 } // namespace gapscope

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Internal to the analysis: gaps (DESIGN.md §4) from busy spans, and why they happened.
+// Internal to the analysis: gaps (docs/definitions.md) from busy spans, and why they happened.
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/busy_spans.h"
@@ -16,7 +16,7 @@
 
 namespace gapscope {
 
-/// Applies DESIGN.md §4's cause rules, in their order, to gaps whose closing op is set.
+/// Applies docs/definitions.md's cause rules, in their order, to gaps whose closing op is set.
 class GapClassifier {
 public:
     /// `syncCalls` is indexed by process.
@@ -45,7 +45,7 @@ public:
         } else if (const std::optional<TimeNs> found = m_trace.launchStartOf(context.process, closingCorrelation)) {
             launchStart = *found;
         }
-        // DESIGN.md §4's rules in their order: no launch call, unknown; else sync, host, launch, dependency.
+        // docs/definitions.md's rules in their order: no launch call, unknown; else sync, host, launch, dependency.
         // Which one applies is what the data decides: selects, not branches.
         const bool launched = launchStart != Trace::LaunchStartTable::kNone;
         const bool sync = context.syncCalls && context.syncCalls->anyRunningAt(start, context.syncCursor);

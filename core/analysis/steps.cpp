@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Steps, DESIGN.md §4, by the PyTorch profiler TensorBoard plugin's rule (torch_tb_profiler/profiler/
+// Steps, docs/definitions.md, by the PyTorch profiler TensorBoard plugin's rule (torch_tb_profiler/profiler/
 // event_parser.py, StepParser._find_device_steps and _update_steps_duration), which this reproduces on the
 // plugin's own ResNet-50 sample to the microsecond:
 //  - A GPU op belongs to step i when the runtime/driver call that launched it lies entirely inside step i's

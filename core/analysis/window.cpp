@@ -104,15 +104,16 @@ Window computeWindow(const Trace& trace, ProcessIndex process, const WindowSpec&
     case WindowKind::Trace:
         return singleRange(WindowKind::Trace, processEventExtent(trace, process));
     case WindowKind::Steps: {
-        std::vector<Interval> ranges;
+        // One range from the start of the first counted step to the end of the last step: pauses between
+        // steps are inside it and count as idle, as in the TensorBoard plugin's "all steps time".
+        std::optional<Interval> range;
         for (const Step& step : steps) {
-            if (step.process == process && !step.warmup)
-                ranges.push_back({ step.start, step.end });
+            if (step.process != process || step.warmup)
+                continue;
+            range = range ? Interval { std::min(range->start, step.start), std::max(range->end, step.end) }
+                          : Interval { step.start, step.end };
         }
-        Window window;
-        window.kind = WindowKind::Steps;
-        window.ranges = IntervalSet::unionOf(std::move(ranges));
-        return window;
+        return singleRange(WindowKind::Steps, range);
     }
     case WindowKind::Explicit:
         return singleRange(WindowKind::Explicit, Interval { spec.explicitStart, spec.explicitEnd });

@@ -60,7 +60,7 @@ struct GapOrigin {
     friend bool operator==(const GapOrigin&, const GapOrigin&) = default;
 };
 
-/// The fields of an optimization record (DESIGN.md §1), in the order an experiment fills them.
+/// The fields of an optimization record (docs/definitions.md), in the order an experiment fills them.
 struct OptimizationRecord {
     std::string problem;
     std::string baseline;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/annotations/gap_explanation.h"
 
+#include "core/model/labels.h"
 #include "core/model/time_format.h"
 
 #include <algorithm>
@@ -24,39 +25,14 @@ TimeNs median(std::vector<TimeNs>& values)
     return *middle;
 }
 
-std::string percentText(double fraction)
-{
-    // Small shares keep two significant digits: "0.036 %" says more than "0.0 %".
-    const double percent = fraction * 100.0;
-    char buffer[32];
-    if (percent > 0 && percent < 1)
-        std::snprintf(buffer, sizeof buffer, "%.2g %%", percent);
-    else
-        std::snprintf(buffer, sizeof buffer, "%.1f %%", percent);
-    return buffer;
-}
-
 std::string quoted(std::string_view name)
 {
     return "`" + std::string(name) + "`";
 }
 
-std::string threadLabel(const Trace& trace, LaneIndex index)
-{
-    // Importers often name the lane after the thread already ("thread 25738 (python)").
-    const Lane& lane = trace.lanes[index.value];
-    const std::string tid = std::to_string(lane.tid);
-    if (lane.name.find(tid) != std::string::npos)
-        return lane.name;
-    return lane.name.empty() ? "thread " + tid : "thread " + tid + " (" + lane.name + ")";
-}
-
 std::string gpuLabel(const Trace& trace, const Gap& gap)
 {
-    std::string label = "GPU " + std::to_string(trace.devices[gap.device.value].id);
-    if (gap.stream)
-        label += " stream " + std::to_string(trace.lanes[gap.stream->value].stream);
-    return label;
+    return gap.stream ? laneLabel(trace, *gap.stream) : rankedDeviceLabel(trace, gap.device);
 }
 
 const DeviceFigures* figuresOf(const AnalysisResult& result, DeviceIndex device)
@@ -233,7 +209,7 @@ void explainHost(const Trace& trace, const Gap& gap, Annotation& a)
     const GapEvidence ev = gapEvidence(trace, gap);
     const std::string waited = formatDuration(gap.duration());
     std::string range = ev.hostRange ? quoted(trace.name(trace.event(*ev.hostRange))) : std::string();
-    const std::string thread = ev.launch ? threadLabel(trace, ev.launch->lane) : std::string("the launching thread");
+    const std::string thread = ev.launch ? laneLabel(trace, ev.launch->lane) : std::string("the launching thread");
     const std::string launchName = ev.launch ? quoted(trace.name(trace.event(*ev.launch))) : std::string("the launch");
     if (range.empty())
         range = "the work before " + launchName;
@@ -260,7 +236,7 @@ void explainSync(const Trace& trace, const Gap& gap, Annotation& a)
     a.title = "Sync gap of " + idle + ": " + call;
     a.record.problem = "The GPU sat idle for " + idle + " after a blocking " + call;
     if (ev.syncCall)
-        a.record.problem += " on " + threadLabel(trace, ev.syncCall->lane) + " (begun "
+        a.record.problem += " on " + laneLabel(trace, ev.syncCall->lane) + " (begun "
             + formatDuration(gap.start - trace.event(*ev.syncCall).start) + " before the gap, lasting "
             + formatDuration(trace.event(*ev.syncCall).duration()) + ")";
     a.record.problem += ": the host waited for the queue to drain and only then issued the next work.";

@@ -15,7 +15,7 @@ namespace gapscope {
 /// - lanes: the GPU lane(s) of the gap and the host threads of its launch and sync calls;
 /// - gap: where it came from, with the cause the analysis gave;
 /// - title, problem, baseline (the gap and its share of the window, utilization, step time), hypothesis,
-///   change (the next experiment) and correctness check, per cause (DESIGN.md §4 "Gap causes").
+///   change (the next experiment) and correctness check, per cause (docs/definitions.md "Gap causes").
 /// Preconditions: `result` is analyze(trace, ...) and `gap` one of result.gaps.
 Annotation explainGap(const Trace& trace, const AnalysisResult& result, const Gap& gap);
 

@@ -2,6 +2,7 @@
 #include "core/annotations/markdown_report.h"
 
 #include "core/annotations/annotation_figures.h"
+#include "core/model/labels.h"
 #include "core/model/time_format.h"
 
 #include <cstdio>
@@ -10,13 +11,6 @@
 namespace gapscope {
 
 namespace {
-
-std::string percentText(double fraction)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f %%", fraction * 100.0);
-    return buffer;
-}
 
 /// A heading or a table cell holds one line, and a `|` would end a cell.
 std::string oneLine(std::string_view text)
@@ -41,12 +35,7 @@ std::string fromTraceStart(TimeNs t, TimeNs origin)
 
 std::string deviceLabel(const Trace& trace, DeviceIndex index)
 {
-    const Device& device = trace.devices[index.value];
-    std::string label
-        = "pid " + std::to_string(trace.processes[device.process.value].pid) + " GPU " + std::to_string(device.id);
-    if (!device.name.empty())
-        label += " (" + oneLine(device.name) + ")";
-    return label;
+    return oneLine(rankedDeviceLabel(trace, index));
 }
 
 void writeField(std::ostream& out, const char* label, const std::string& text)

@@ -19,7 +19,7 @@ inline bool isProfilerStepName(std::string_view name)
     return name.starts_with("ProfilerStep#");
 }
 
-/// True for kernels DESIGN.md §4 counts as communication (name contains nccl/rccl, case-insensitive).
+/// True for kernels docs/definitions.md counts as communication (name contains nccl/rccl, case-insensitive).
 bool isCommunicationKernel(std::string_view name);
 
 } // namespace gapscope

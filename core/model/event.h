@@ -62,7 +62,7 @@ std::string_view copyKindName(CopyKind kind);
 /// Parses Kineto's memcpy event names ("Memcpy HtoD (Pageable -> Device)", "Memcpy DtoD (Device -> Device)").
 CopyKind copyKindFromMemcpyName(std::string_view name);
 
-/// True for kernels, memcpys (incl. peer-to-peer) and memsets: DESIGN.md §4 activity set `all`.
+/// True for kernels, memcpys (incl. peer-to-peer) and memsets: docs/definitions.md activity set `all`.
 constexpr bool isGpuActivity(EventKind kind)
 {
     return kind == EventKind::Kernel || kind == EventKind::Memcpy || kind == EventKind::Memset;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Gap analysis speed (DESIGN.md §8: 10 M events in ≤ 100 ms) on a trace generated in memory: a training-like
+// Gap analysis speed (docs/performance.md: 10 M events in ≤ 100 ms) on a trace generated in memory: a training-like
 // run of one process, 4 host threads launching onto 8 streams of one GPU, every GPU op with its launch call
 // (correlation id), a data-loading stall every 2,000 ops that drains the GPU, short per-thread stalls, an
 // NCCL stream, a copy stream and a few cudaStreamSynchronize calls. Like the real traces in tests/data
@@ -205,7 +205,7 @@ void runAnalysis(benchmark::State& state, const AnalysisOptions& options)
     state.counters["utilization"] = utilization;
 }
 
-/// The figure DESIGN.md §8 holds: windows, busy/idle/utilization, every device gap with its cause (evidence
+/// The figure docs/performance.md holds: windows, busy/idle/utilization, every device gap with its cause (evidence
 /// events and summaries are worked out on demand: here for the 20 longest gaps, as `gapscope report` shows),
 /// exposed time, steps; as a viewer asks for them on a large trace (no stream gaps, no kernel table).
 AnalysisOptions idleGapOptions()

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Chrome JSON import speed and resident memory on a synthetic Kineto trace (DESIGN.md §8: ≥ 300 MB/s on one
+// Chrome JSON import speed and resident memory on a synthetic Kineto trace (docs/performance.md: ≥ 300 MB/s on one
 // core, ≤ 64 bytes per GPU event strings and args aside). The trace is written once to a temporary file.
 // Throughput is per CPU second (the import is single-threaded), so a busy shared machine does not skew it.
 #include "core/io/chrome/chrome_trace_reader.h"
@@ -206,7 +206,7 @@ void BM_ImportChromeJsonMemory(benchmark::State& state)
         state.counters["strings_kB"] = static_cast<double>(stringBytes) / 1e3;
         state.counters["rss_B_per_event"] = static_cast<double>(after - before) / static_cast<double>(events);
         state.counters["rss_B_per_gpu_event"] = static_cast<double>(after - before) / static_cast<double>(gpuEvents);
-        // DESIGN.md §8: peak during load ≤ 1.5 × final (both above the baseline before the import).
+        // docs/performance.md: peak during load ≤ 1.5 × final (both above the baseline before the import).
         state.counters["peak_over_final"]
             = static_cast<double>(peak - before) / static_cast<double>(std::max<std::uint64_t>(after - before, 1));
     }

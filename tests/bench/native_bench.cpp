@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Native capture file load speed (DESIGN.md §8: >= 30 M events/s). A synthetic recording shaped like
+// Native capture file load speed (docs/performance.md: >= 30 M events/s). A synthetic recording shaped like
 // what the collector writes (launch calls on host threads, their kernels on streams, correlated,
 // NVTX ranges around groups of launches) is written once to a temporary file, then loaded.
 #include "core/io/native/native_trace_reader.h"

@@ -23,7 +23,7 @@ struct ConvertCase {
     const char* label;
     const char* input;
     const char* outputName;
-    // DESIGN.md §4 union over the `gpu` window of device 0, in µs: SOURCES.md, marked "(computed)".
+    // docs/definitions.md union over the `gpu` window of device 0, in µs: SOURCES.md, marked "(computed)".
     TimeNs spanUs;
     TimeNs busyUs;
 };

@@ -86,12 +86,28 @@ TEST(ReportCommand, TextReportNamesWindowDeviceAndLongestGap)
     const RunResult r = report({ test::dataPath(kResnet) });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("window gpu"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("Device 0 (Tesla V100-DGXS-32GB)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("GPU 0 \u00b7 Tesla V100-DGXS-32GB"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("utilization 60.57 %"), std::string::npos) << r.out;
     // The longest gap of the demo: 62.34 ms waiting for the data loader.
     EXPECT_NE(r.out.find("62.34 ms"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("_SingleProcessDataLoaderIter.__next__"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("Steps of process 25738"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Steps of "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(pid 25738)"), std::string::npos) << r.out;
+}
+
+TEST(ReportCommand, JsonEvidenceNamesEachLaneOnce)
+{
+    // The reader names the thread "thread 5555 (python)"; the report once printed "thread 5555 (thread 5555
+    // (python))". Lanes are named by core/model/labels.h for every output.
+    const RunResult r = report({ "--json", "--top", "3",
+        test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz") });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    ASSERT_EQ(doc["gaps"].size(), 3u);
+    for (const auto& gap : doc["gaps"]) {
+        EXPECT_EQ(gap["evidence"]["launch"]["lane"], "thread 5555 (python)");
+        EXPECT_EQ(gap["evidence"]["closing_op"]["lane"], "GPU 0 stream 7");
+    }
 }
 
 TEST(ReportCommand, CpuOnlyTraceSaysNoGpuActivityAndSucceeds)

@@ -116,10 +116,11 @@ TEST(AnalysisTest, ActivitySetKernelsLeavesOutCopiesAndMemsetsButSyncIsNeverActi
     EXPECT_EQ(analyze(copyFirst, all).devices[0].spanNs, us(70));
 }
 
-TEST(AnalysisTest, GapsStayInsideEachRangeOfAStepsWindow)
+TEST(AnalysisTest, TheStepsWindowIsOneRangeWithThePausesBetweenStepsInside)
 {
-    // Steps [0,10) and [20,30) (no launches: the CPU ranges stand); one kernel [5, 25) spans the stretch
-    // between them. Gaps: [0,5), closed by the kernel, and [25,30), after which nothing runs.
+    // Steps [0,10) and [20,30) (no launches: the CPU ranges stand) with a pause [10,20) between them; one kernel
+    // [5, 25) spans the pause. The window is [0,30) (the TensorBoard plugin's "all steps time"): span 30, busy 20.
+    // Gaps: [0,5), closed by the kernel, and [25,30), after which nothing runs.
     const Trace trace = TraceBuilder()
                             .cpuOp(1, 0, 10, "ProfilerStep#1")
                             .cpuOp(1, 20, 30, "ProfilerStep#2")
@@ -129,8 +130,9 @@ TEST(AnalysisTest, GapsStayInsideEachRangeOfAStepsWindow)
     options.window.kind = WindowKind::Steps;
     const AnalysisResult result = analyze(trace, options);
     ASSERT_EQ(result.devices.size(), 1u);
-    EXPECT_EQ(result.devices[0].spanNs, us(20));
-    EXPECT_EQ(result.devices[0].busyNs, us(10));
+    EXPECT_EQ(result.windows[0].ranges.intervals().size(), 1u);
+    EXPECT_EQ(result.devices[0].spanNs, us(30));
+    EXPECT_EQ(result.devices[0].busyNs, us(20));
     ASSERT_EQ(result.devices[0].gapCount, 2u);
     EXPECT_EQ(result.gaps[0].start, 0);
     EXPECT_EQ(result.gaps[0].end, us(5));
@@ -138,6 +140,17 @@ TEST(AnalysisTest, GapsStayInsideEachRangeOfAStepsWindow)
     EXPECT_EQ(result.gaps[1].start, us(25));
     EXPECT_EQ(result.gaps[1].end, us(30));
     EXPECT_FALSE(result.gaps[1].closingOp.has_value());
+    // A pause with no GPU work is idle inside the window: kernel [2, 8) only, busy 6 of 30.
+    const Trace paused = TraceBuilder()
+                             .cpuOp(1, 0, 10, "ProfilerStep#1")
+                             .cpuOp(1, 20, 30, "ProfilerStep#2")
+                             .kernel(7, 2, 8, "short")
+                             .build();
+    const AnalysisResult p = analyze(paused, options);
+    ASSERT_EQ(p.devices.size(), 1u);
+    EXPECT_EQ(p.devices[0].spanNs, us(30));
+    EXPECT_EQ(p.devices[0].busyNs, us(6));
+    EXPECT_EQ(p.devices[0].idleNs, us(24));
 }
 
 TEST(AnalysisTest, CpuOnlyTraceHasNoDevicesAndNoDivisionByZero)

@@ -68,9 +68,9 @@ TEST(MarkdownReport, HandBuiltRangeGivesTheWorkedOutFigures)
     // [50, 200): busy = [50, 120) ∪ [150, 200) = 120 ns, idle [120, 150) = 30 ns, 80.0 %, one gap.
     // Exposed: compute [50, 100) + [150, 200) = 100, memcpy [100, 120) = 20 (overlapped part not counted),
     // idle 30: sums to the 150 ns window.
-    EXPECT_EQ(rowsOf(md, "pid 1 GPU 0"),
-        (std::vector<std::string> { "| pid 1 GPU 0 | 150 ns | 120 ns | 30 ns | 80.0 % | 1 |",
-            "| pid 1 GPU 0 | 0 ns | 0 ns | 0 ns | 0 ns | 30 ns |", "| pid 1 GPU 0 | 100 ns | 0 ns | 20 ns | 30 ns |" }))
+    EXPECT_EQ(rowsOf(md, "GPU 0"),
+        (std::vector<std::string> { "| GPU 0 | 150 ns | 120 ns | 30 ns | 80.0 % | 1 |",
+            "| GPU 0 | 0 ns | 0 ns | 0 ns | 0 ns | 30 ns |", "| GPU 0 | 100 ns | 0 ns | 20 ns | 30 ns |" }))
         << md;
     EXPECT_NE(md.find("# GapScope hypotheses: small.json\n"), std::string::npos);
     EXPECT_NE(md.find("1 note from `small.json.gapscope.json`."), std::string::npos);
@@ -151,8 +151,7 @@ TEST(MarkdownReport, FiguresOfARealStepMatchAnalyzeOverThatRange)
     ASSERT_GT(d.idleNs, 0);
     ASSERT_GT(d.gapCount, 0u);
 
-    const std::string label
-        = "pid " + std::to_string(trace.processes[0].pid) + " GPU 0 (" + trace.devices[0].name + ")";
+    const std::string label = "GPU 0 \u00b7 " + trace.devices[0].name;
     std::string causes = "| " + label + " |";
     for (TimeNs idle : d.idleByCause)
         causes += " " + formatDuration(idle) + " |";

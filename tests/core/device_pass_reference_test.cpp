@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The one-pass device measure (device_pass.cpp), on one thread and split in time slices joined at cuts,
-// against a plain reference written straight from DESIGN.md §4 with IntervalSet: busy, exposed time, every
+// against a plain reference written straight from docs/definitions.md with IntervalSet: busy, exposed time, every
 // device gap and stream gap with its closing op and cause, and idle time by cause. Random traces (several streams of
 // kernels, NCCL kernels, memcpys, memsets, zero-length ops and GPU-side waits, launch calls on two threads,
 // ops without a launch, synchronizing calls, ProfilerStep ranges), every window kind, both activity sets.
@@ -106,7 +106,7 @@ struct Expected {
     std::array<TimeNs, kGapCauseCount> idleByCause {};
 };
 
-/// DESIGN.md §4, read literally, for the device or (`stream`) one of its streams.
+/// docs/definitions.md, read literally, for the device or (`stream`) one of its streams.
 Expected reference(const Generated& g, const Window& window, ActivitySet set, TimeNs threshold,
     std::optional<LaneIndex> stream = std::nullopt)
 {

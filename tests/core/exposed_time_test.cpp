@@ -17,7 +17,7 @@ TimeNs sum(const ExposedTime& e)
     return e.compute + e.communication + e.memcpy + e.idle;
 }
 
-// DESIGN.md §1: a step with 20 ms data prep, 60 ms GPU compute and 30 ms communication, 20 ms of which
+// docs/definitions.md: a step with 20 ms data prep, 60 ms GPU compute and 30 ms communication, 20 ms of which
 // overlaps the compute. Serially that is 110 ms; overlapped, the step is 90 ms and only 10 ms of
 // communication is exposed. The CPU range ProfilerStep#1 [0, 21 ms) holds the data prep [0, 20 ms) and
 // both launches; its GPU ops end at 90 ms, so the step (and the `steps` window) is [0, 90 ms).
@@ -105,14 +105,14 @@ INSTANTIATE_TEST_SUITE_P(Windows, ExposedPriorityTest,
         ExposedCase { "memcpyOnly", us(20), us(25), { 0, 0, us(5), 0 } }),
     [](const auto& info) { return std::string(info.param.name); });
 
-TEST(ExposedTimeTest, StepsWindowOfSeveralRangesSumsToItsLength)
+TEST(ExposedTimeTest, StepsWindowWithAPauseBetweenStepsSumsToItsLength)
 {
-    // Two steps with a CPU-only stretch between them: the window is [0, 10) ∪ [50, 60).
+    // Two steps with a CPU-only stretch between them: the window is one range, [0, 60), pause included.
     Trace trace = TraceBuilder()
                       .cpuOp(1, 0, 10, "ProfilerStep#1")
                       .cpuOp(1, 50, 60, "ProfilerStep#2")
                       .kernel(7, 2, 8, "k")
-                      .kernel(7, 30, 40, "outside")
+                      .kernel(7, 30, 40, "inPause")
                       .kernel(7, 55, 65, "k")
                       .build();
     AnalysisOptions options;
@@ -120,16 +120,17 @@ TEST(ExposedTimeTest, StepsWindowOfSeveralRangesSumsToItsLength)
     const AnalysisResult result = analyze(trace, options);
     ASSERT_EQ(result.devices.size(), 1u);
     const DeviceFigures& d = result.devices[0];
-    EXPECT_EQ(d.window.ranges.intervals(), (std::vector<Interval> { { 0, us(10) }, { us(50), us(60) } }));
-    EXPECT_EQ(d.spanNs, us(20));
-    EXPECT_EQ(d.busyNs, us(6) + us(5));
-    EXPECT_EQ(d.exposed.compute, us(11));
-    EXPECT_EQ(sum(d.exposed), us(20));
-    // Gaps stay inside the window's ranges: [0,2), [8,10), [50,55).
+    EXPECT_EQ(d.window.ranges.intervals(), (std::vector<Interval> { { 0, us(60) } }));
+    EXPECT_EQ(d.spanNs, us(60));
+    // [2,8) + [30,40) + [55,60) clipped.
+    EXPECT_EQ(d.busyNs, us(6) + us(10) + us(5));
+    EXPECT_EQ(d.exposed.compute, us(21));
+    EXPECT_EQ(sum(d.exposed), us(60));
+    // Gaps: [0,2), [8,30), [40,55).
     ASSERT_EQ(d.gapCount, 3u);
     EXPECT_EQ(result.gaps[1].start, us(8));
-    EXPECT_EQ(result.gaps[1].end, us(10));
-    EXPECT_EQ(result.gaps[2].start, us(50));
+    EXPECT_EQ(result.gaps[1].end, us(30));
+    EXPECT_EQ(result.gaps[2].start, us(40));
     EXPECT_EQ(result.gaps[2].end, us(55));
 }
 

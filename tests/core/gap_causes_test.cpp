@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// One hand-built timeline per gap cause of DESIGN.md §4, each with the gap, the cause and the evidence
+// One hand-built timeline per gap cause of docs/definitions.md, each with the gap, the cause and the evidence
 // worked out by hand from the timeline in the comment.
 #include "core/analysis/analysis.h"
 #include "core/analysis/gap_finder.h"

@@ -2,7 +2,7 @@
 // The analysis on the real traces under tests/data, against the figures their projects' own tools report
 // (TraceLens' gpu_timeline.csv, the TensorBoard plugin's utilization and step times, HTA's tests) and the
 // union figures of tests/data/NOTICE.md / ../shared/data/traces/SOURCES.md, marked "computed" there
-// (computed independently of GapScope from the DESIGN.md §4 definitions).
+// (computed independently of GapScope from the docs/definitions.md definitions).
 #include "core/analysis/analysis.h"
 #include "core/io/trace_file.h"
 #include "tests/test_paths.h"
@@ -139,6 +139,25 @@ TEST(KinetoFiguresTest, ResNet50StepsAndUtilizationMatchTheTensorBoardPlugin)
     EXPECT_EQ(result.stepStats[0].count, 6u);
     EXPECT_EQ(result.stepStats[0].p50Ns, 175153 * kUs); // nearest rank: ceil(0.5 * 6) = 3rd of the six sorted
     EXPECT_EQ(result.stepStats[0].p95Ns, 187948 * kUs);
+}
+
+TEST(KinetoFiguresTest, ResNet50FourWorkersStepsWindowIsTheTensorBoardPluginsAllStepsTime)
+{
+    // The TensorBoard plugin divides the kernels' busy time by "all steps time": the end of the last step minus
+    // the start of the first, 846.542 ms here, giving 70.27 %. The union of the step ranges alone would leave
+    // out the 64 µs and 70 µs between steps 8/9 and 9/10 (846.408 ms, 70.28 %).
+    const Trace trace
+        = load({ "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz" });
+    AnalysisOptions options;
+    options.window.kind = WindowKind::Steps;
+    options.activity = ActivitySet::Kernels;
+    const AnalysisResult result = analyze(trace, options);
+    ASSERT_FALSE(result.steps.empty());
+    const DeviceFigures* d = activeDevice(result, result.steps[0].process);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->spanNs, 846542 * kUs);
+    EXPECT_EQ(d->window.ranges.intervals().size(), 1u);
+    EXPECT_NEAR(d->utilization * 100.0, 70.27, 0.005);
 }
 
 // ---- HTA (facebookresearch/HolisticTraceAnalysis) tests -----------------------------------------------------

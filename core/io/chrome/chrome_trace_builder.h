@@ -103,7 +103,7 @@ private:
         std::uint64_t apiCalls = 0;
         std::uint64_t eventCount = 0;
         // Events as parsed, in chunks: a growing vector would copy itself and, at the moment it does, hold
-        // twice its size; chunks keep the peak of a load near its final size (DESIGN.md §8: ≤ 1.5×).
+        // twice its size; chunks keep the peak of a load near its final size (docs/performance.md: ≤ 1.5×).
         std::vector<std::vector<Event>> chunks;
         std::vector<Event> events; // the chunks joined, by finish()
     };

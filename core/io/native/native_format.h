@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The GapScope native capture format (DESIGN.md §5): the one record layout shared by the injected
+// The GapScope native capture format (README.md "File formats"): the one record layout shared by the injected
 // collector (capture/, which must not link core) and core's reader and writer. Plain structs and
 // constants only; no other dependency.
 //

@@ -44,7 +44,7 @@ struct NativeFileInfo {
     std::vector<NativeProcessInfo> processes;
 };
 
-/// Reads the native capture format (core/io/native/native_format.h, DESIGN.md §5) into the model.
+/// Reads the native capture format (core/io/native/native_format.h, README.md "File formats") into the model.
 ///
 /// A file cut off by a crash loads up to its last complete chunk, with a warning in Trace::warnings
 /// (as does a file without an End chunk). A single bad event (unknown kind or string, end before

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/gap_evidence.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace gapscope {
+
+namespace {
+
+constexpr std::size_t kBlock = 32;
+constexpr TimeNs kNoEnd = std::numeric_limits<TimeNs>::min();
+
+} // namespace
+
+struct GapEvidenceFinder::LaneIndexes {
+    // Host ranges: tree[leaves + b] = the largest end in block b of the lane's events; tree[k] = max of children.
+    bool rangesBuilt = false;
+    std::size_t leaves = 0;
+    std::vector<TimeNs> tree;
+    // Synchronizing calls (Lane::syncCalls, ascending start): their starts, and for each prefix the call with
+    // the latest end (the earliest such call on equal ends) and that end.
+    bool syncBuilt = false;
+    std::vector<TimeNs> syncStarts;
+    std::vector<TimeNs> syncBestEnd;
+    std::vector<std::uint32_t> syncBestIndex;
+
+    void buildRanges(const Lane& lane)
+    {
+        rangesBuilt = true;
+        const std::size_t blocks = (lane.events.size() + kBlock - 1) / kBlock;
+        leaves = 1;
+        while (leaves < blocks)
+            leaves *= 2;
+        tree.assign(2 * leaves, kNoEnd);
+        for (std::size_t i = 0; i < lane.events.size(); ++i) {
+            TimeNs& slot = tree[leaves + i / kBlock];
+            slot = std::max(slot, lane.events[i].end);
+        }
+        for (std::size_t k = leaves - 1; k > 0; --k)
+            tree[k] = std::max(tree[2 * k], tree[2 * k + 1]);
+    }
+
+    /// The last block before block `b` (exclusive) whose largest end is above `x`, or SIZE_MAX.
+    std::size_t lastBlockAbove(std::size_t b, TimeNs x) const
+    {
+        // Climb from the leaf range [0, b): right-hand nodes come right to left; stop at the first above x.
+        std::size_t l = leaves;
+        std::size_t r = leaves + b;
+        std::size_t found = 0;
+        std::vector<std::size_t> lefts;
+        while (l < r && found == 0) {
+            if (r & 1) {
+                --r;
+                if (tree[r] > x)
+                    found = r;
+            }
+            if (found == 0 && (l & 1))
+                lefts.push_back(l++);
+            l >>= 1;
+            r >>= 1;
+        }
+        for (auto it = lefts.rbegin(); found == 0 && it != lefts.rend(); ++it) {
+            if (tree[*it] > x)
+                found = *it;
+        }
+        if (found == 0)
+            return SIZE_MAX;
+        while (found < leaves)
+            found = tree[2 * found + 1] > x ? 2 * found + 1 : 2 * found;
+        return found - leaves;
+    }
+
+    /// The last event before index `i` (exclusive) whose end is above `x`, or SIZE_MAX.
+    std::size_t lastEndingAfter(const Lane& lane, std::size_t i, TimeNs x) const
+    {
+        // Within i's own block first, then the nearest earlier block that holds such an end.
+        const std::size_t blockStart = i / kBlock * kBlock;
+        for (std::size_t j = i; j-- > blockStart;) {
+            if (lane.events[j].end > x)
+                return j;
+        }
+        const std::size_t b = lastBlockAbove(i / kBlock, x);
+        if (b == SIZE_MAX)
+            return SIZE_MAX;
+        for (std::size_t j = std::min(lane.events.size(), (b + 1) * kBlock); j-- > b * kBlock;) {
+            if (lane.events[j].end > x)
+                return j;
+        }
+        return SIZE_MAX; // unreachable: the block's largest end is above x
+    }
+
+    void buildSync(const Lane& lane)
+    {
+        syncBuilt = true;
+        syncStarts.reserve(lane.syncCalls.size());
+        TimeNs bestEnd = kNoEnd;
+        std::uint32_t bestIndex = 0;
+        for (const std::uint32_t index : lane.syncCalls) {
+            const Event& e = lane.events[index];
+            if (e.end > bestEnd) {
+                bestEnd = e.end;
+                bestIndex = index;
+            }
+            syncStarts.push_back(e.start);
+            syncBestEnd.push_back(bestEnd);
+            syncBestIndex.push_back(bestIndex);
+        }
+    }
+};
+
+GapEvidenceFinder::GapEvidenceFinder(const Trace& trace, TimeNs launchThresholdNs)
+    : m_trace(trace)
+    , m_launchThresholdNs(launchThresholdNs)
+    , m_lanes(trace.lanes.size())
+{ }
+
+GapEvidenceFinder::~GapEvidenceFinder() = default;
+
+GapEvidenceFinder::LaneIndexes& GapEvidenceFinder::indexesOf(LaneIndex lane)
+{
+    auto& slot = m_lanes[lane.value];
+    if (!slot)
+        slot = std::make_unique<LaneIndexes>();
+    return *slot;
+}
+
+std::optional<EventRef> GapEvidenceFinder::hostRangeCovering(LaneIndex laneIndex, TimeNs start, TimeNs end)
+{
+    // A range that covers more than half of [start, end) contains its midpoint, so the candidates are the
+    // ranges open at the midpoint: walking back from the last range starting at or before it, the ranges that
+    // end after it come innermost first (ranges on a thread nest). Each step back is one query of the max tree,
+    // so the walk costs the nesting depth at the midpoint, not the events before it.
+    const Lane& lane = m_trace.lanes[laneIndex.value];
+    LaneIndexes& indexes = indexesOf(laneIndex);
+    if (!indexes.rangesBuilt)
+        indexes.buildRanges(lane);
+    const TimeNs length = end - start;
+    const TimeNs mid = start + length / 2;
+    const auto& events = lane.events;
+    std::size_t i = static_cast<std::size_t>(std::partition_point(events.begin(), events.end(), [mid](const Event& e) {
+        return e.start <= mid;
+    }) - events.begin());
+    while ((i = indexes.lastEndingAfter(lane, i, mid)) != SIZE_MAX) {
+        const Event& e = events[i];
+        if (e.kind == EventKind::NvtxMark || e.end <= e.start)
+            continue;
+        const TimeNs overlap = std::min(e.end, end) - std::max(e.start, start);
+        if (2 * overlap > length)
+            return EventRef { laneIndex, static_cast<std::uint32_t>(i) };
+    }
+    return std::nullopt;
+}
+
+std::optional<EventRef> GapEvidenceFinder::syncCallRunningAt(ProcessIndex process, TimeNs t)
+{
+    std::optional<EventRef> best;
+    const Event* bestEvent = nullptr;
+    for (std::uint32_t l = 0; l < m_trace.lanes.size(); ++l) {
+        const Lane& lane = m_trace.lanes[l];
+        if (lane.kind != LaneKind::CpuThread || lane.process != process || lane.syncCalls.empty())
+            continue;
+        LaneIndexes& indexes = indexesOf(LaneIndex { l });
+        if (!indexes.syncBuilt)
+            indexes.buildSync(lane);
+        // The calls that began before t; of those, the one that ends latest.
+        const auto k = static_cast<std::size_t>(
+            std::lower_bound(indexes.syncStarts.begin(), indexes.syncStarts.end(), t) - indexes.syncStarts.begin());
+        if (k == 0 || indexes.syncBestEnd[k - 1] <= t)
+            continue;
+        const Event& e = lane.events[indexes.syncBestIndex[k - 1]];
+        if (!bestEvent || e.end > bestEvent->end || (e.end == bestEvent->end && e.start < bestEvent->start)) {
+            best = EventRef { LaneIndex { l }, indexes.syncBestIndex[k - 1] };
+            bestEvent = &e;
+        }
+    }
+    return best;
+}
+
+GapEvidence GapEvidenceFinder::evidence(const Gap& gap)
+{
+    GapEvidence evidence;
+    evidence.closingOp = gap.closingOp;
+    if (gap.closingOp)
+        evidence.launch = m_trace.launchOf(*gap.closingOp);
+    if (evidence.launch && gap.cause == GapCause::Sync)
+        evidence.syncCall = syncCallRunningAt(gap.process, gap.start);
+    if (evidence.launch && gap.cause == GapCause::Host)
+        evidence.hostRange = hostRangeCovering(evidence.launch->lane, gap.start, gap.end);
+    evidence.summary = gapEvidenceSummary(m_trace, gap, evidence, m_launchThresholdNs);
+    return evidence;
+}
+
+GapEvidence gapEvidence(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs)
+{
+    return GapEvidenceFinder(trace, launchThresholdNs).evidence(gap);
+}
+
+std::string describeGap(const Trace& trace, const Gap& gap, TimeNs launchThresholdNs)
+{
+    return gapEvidence(trace, gap, launchThresholdNs).summary;
+}
+
+} // namespace gapscope

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/analysis.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gapscope {
+
+/// Works out the evidence of gaps (GapEvidence) in O(log n) per gap: the indexes it needs (per host lane, the
+/// largest end of each block of 32 events and a max tree over the blocks; per lane of synchronizing calls, the
+/// call with the latest end so far) are built on first use and kept for the next gap, so listing every gap of
+/// a trace costs no walk over its events per gap. gapEvidence() is one finder used once.
+class GapEvidenceFinder {
+public:
+    GapEvidenceFinder(const Trace& trace, TimeNs launchThresholdNs);
+    ~GapEvidenceFinder();
+    GapEvidenceFinder(const GapEvidenceFinder&) = delete;
+    GapEvidenceFinder& operator=(const GapEvidenceFinder&) = delete;
+
+    GapEvidence evidence(const Gap& gap);
+
+    /// The innermost range on a host lane that covers more than half of [start, end) (NVTX marks and
+    /// zero-length events aside).
+    std::optional<EventRef> hostRangeCovering(LaneIndex lane, TimeNs start, TimeNs end);
+    /// The synchronizing API call of the process that began before `t` and ends latest, if it runs past `t`;
+    /// ties go to the earlier start, then to the lower lane.
+    std::optional<EventRef> syncCallRunningAt(ProcessIndex process, TimeNs t);
+
+private:
+    struct LaneIndexes;
+    LaneIndexes& indexesOf(LaneIndex lane);
+
+    const Trace& m_trace;
+    TimeNs m_launchThresholdNs;
+    std::vector<std::unique_ptr<LaneIndexes>> m_lanes;
+};
+
+/// The one-line GapEvidence::summary of a gap with its evidence found (gap_causes.cpp).
+std::string gapEvidenceSummary(
+    const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs);
+
+} // namespace gapscope
