@@ -206,6 +206,23 @@ TEST(ChromeTraceReaderDialectTest, FlowsWithoutArgsCorrelationLinkLaunchAndKerne
     EXPECT_EQ(findByName(trace, "backward")->correlation, 0u);
 }
 
+TEST(ChromeTraceReaderDialectTest, StringFlowIdsAreDecimalOrHex)
+{
+    // "010" is ten, as the format means (strtoull with base 0 once read it as octal eight); "0x1f" is 31.
+    const Trace trace = parseOk(R"j({"traceEvents":[
+      {"ph":"X","cat":"cuda_runtime","name":"launch ten","pid":10,"tid":10,"ts":100,"dur":4},
+      {"ph":"s","id":"010","pid":10,"tid":10,"ts":100,"cat":"ac2g","name":"ac2g"},
+      {"ph":"X","cat":"kernel","name":"kernel ten","pid":0,"tid":7,"ts":120,"dur":3},
+      {"ph":"f","id":"010","pid":0,"tid":7,"ts":120,"cat":"ac2g","name":"ac2g","bp":"e"},
+      {"ph":"X","cat":"cuda_runtime","name":"launch hex","pid":10,"tid":10,"ts":200,"dur":4},
+      {"ph":"s","id":"0x1f","pid":10,"tid":10,"ts":200,"cat":"ac2g","name":"ac2g"},
+      {"ph":"X","cat":"kernel","name":"kernel hex","pid":0,"tid":7,"ts":220,"dur":3},
+      {"ph":"f","id":"0x1f","pid":0,"tid":7,"ts":220,"cat":"ac2g","name":"ac2g","bp":"e"}]})j");
+    EXPECT_EQ(findByName(trace, "launch ten")->correlation, 10u);
+    EXPECT_EQ(findByName(trace, "kernel ten")->correlation, 10u);
+    EXPECT_EQ(findByName(trace, "kernel hex")->correlation, 31u);
+}
+
 TEST(ChromeTraceReaderDialectTest, FlowsRightAfterTheirEventBindIt)
 {
     // Kineto's order: each flow event follows the X event it binds. Launch 1's "s" follows a cpu_op that

@@ -84,25 +84,39 @@ INSTANTIATE_TEST_SUITE_P(HandWritten, FatalInputTest,
         // Truncation: the offset is where the content ended.
         FatalCase { "truncated in an event", R"({"traceEvents": [{"ph": "X")", 27, "ends early" },
         FatalCase { "truncated in a string", R"([{"name": "aten::a)", 18, "ends early" },
-        FatalCase { "truncated after an event", R"([{"ph": "M"},)", 13, "ends early" },
         FatalCase { "truncated top-level object", R"({"traceEvents": []  )", 20, "ends early" },
         FatalCase { "missing comma", R"([{"ph": "X"} {"ph": "X"}])", 13, "expected ',' or ']'" },
         FatalCase { "bad escape", R"([{"name": "a\qb"}])", 13, "invalid escape" },
         FatalCase { "NUL byte", std::string("[{\"name\": \"a\0b\"}]", 17), 12, "NUL byte" },
         FatalCase { "trailing data", "[] []", 3, "after the top-level value" }));
 
-TEST(ChromeTraceReaderErrorsTest, LargeTruncatedFileReportsTheEndOffset)
+TEST(ChromeTraceReaderErrorsTest, LargeTruncatedFileLoadsItsCompleteEventsWithAWarning)
 {
-    // Longer than the reader's 1 MB window, so the truncation is found after the window slid.
+    // Longer than the reader's 1 MB window, so the truncation is found after the window slid. The 40,000
+    // complete events before the cut load; the warning names the end of the content.
     std::string json = "[";
     for (int i = 0; i < 40000; ++i)
         json += R"({"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":)" + std::to_string(i)
             + R"(,"dur":1},)";
     json += R"({"ph":"X","cat":"cpu_op","na)";
     const auto result = ChromeTraceReader::parse(json, "big.json");
-    ASSERT_FALSE(result.ok());
-    EXPECT_EQ(result.error().byteOffset, json.size());
-    EXPECT_NE(result.error().message.find("ends early"), std::string::npos);
+    ASSERT_TRUE(result.ok()) << result.error().toString();
+    EXPECT_EQ(result.value().eventCount(), 40000u);
+    ASSERT_EQ(result.value().warnings.size(), 1u);
+    EXPECT_EQ(result.value().warnings[0].byteOffset, json.size());
+    EXPECT_EQ(result.value().warnings[0].file, "big.json");
+    EXPECT_NE(result.value().warnings[0].message.find("ends early"), std::string::npos);
+    EXPECT_NE(result.value().warnings[0].message.find("40000 complete events"), std::string::npos);
+}
+
+TEST(ChromeTraceReaderErrorsTest, TruncatedAfterAnEventLoadsThatEvent)
+{
+    const std::string json = R"([{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2},)";
+    const auto result = ChromeTraceReader::parse(json, "cut.json");
+    ASSERT_TRUE(result.ok()) << result.error().toString();
+    EXPECT_EQ(result.value().eventCount(), 1u);
+    ASSERT_EQ(result.value().warnings.size(), 1u);
+    EXPECT_EQ(result.value().warnings[0].byteOffset, json.size());
 }
 
 struct FileCase {
@@ -133,20 +147,35 @@ INSTANTIATE_TEST_SUITE_P(TestData, MalformedFileTest,
     ::testing::Values(FileCase { "malformed/does_not_exist.json", std::nullopt, "No such file" }, // no place in it
         FileCase { "malformed/empty.json", 0, "the file is empty" },
         FileCase { "malformed/not_json.txt", 0, "not valid JSON" },
-        FileCase { "malformed/not_a_trace.json", 0, "no \"traceEvents\"" },
-        FileCase { "malformed/truncated.json", 219, "ends early" }));
+        FileCase { "malformed/not_a_trace.json", 0, "no \"traceEvents\"" }));
 
-TEST(ChromeTraceReaderErrorsTest, TruncatedGzipSaysSoAtTheEndOfWhatInflated)
+TEST(ChromeTraceReaderErrorsTest, TruncatedFileLoadsItsFirstEventWithAWarningNamingTheFile)
+{
+    const std::string path = test::dataPath("malformed/truncated.json");
+    const auto result = ChromeTraceReader::readFile(path);
+    ASSERT_TRUE(result.ok()) << result.error().toString();
+    EXPECT_EQ(result.value().eventCount(), 1u); // aten::add; aten::mul is cut off
+    ASSERT_EQ(result.value().warnings.size(), 1u);
+    EXPECT_EQ(result.value().warnings[0].file, path);
+    EXPECT_EQ(result.value().warnings[0].byteOffset, 219u);
+    EXPECT_NE(result.value().warnings[0].message.find("ends early"), std::string::npos);
+}
+
+TEST(ChromeTraceReaderErrorsTest, TruncatedGzipLoadsWhatInflatedAndSaysSo)
 {
     const std::string path = test::dataPath("malformed/truncated_simple_add.json.gz");
     const auto result = ChromeTraceReader::readFile(path);
-    ASSERT_FALSE(result.ok());
-    EXPECT_EQ(result.error().file, path);
-    EXPECT_NE(result.error().message.find("gzip stream is truncated"), std::string::npos) << result.error().message;
+    ASSERT_TRUE(result.ok()) << result.error().toString();
+    const Trace& trace = result.value();
+    EXPECT_GT(trace.eventCount(), 100u);
+    ASSERT_FALSE(trace.warnings.empty());
+    const ImportWarning& cut = trace.warnings.back();
+    EXPECT_EQ(cut.file, path);
+    EXPECT_NE(cut.message.find("gzip stream is truncated"), std::string::npos) << cut.message;
     // The offset is in the decompressed content: all that zlib could inflate from the 12,000 bytes.
     const std::size_t inflated = inflatableBytes(readBytes(path));
     EXPECT_GT(inflated, 100000u);
-    EXPECT_EQ(result.error().byteOffset, inflated);
+    EXPECT_EQ(cut.byteOffset, inflated);
 }
 
 TEST(ChromeTraceReaderErrorsTest, CorruptGzipIsAnError)
@@ -278,12 +307,25 @@ TEST_P(TruncationTest, EveryPrefixOfATraceIsTruncatedAtItsOwnEnd)
     ASSERT_NE(lastBracket, std::string::npos);
     ChromeReadOptions options;
     options.windowBytes = GetParam();
+    // A prefix holding complete events loads them, with a warning at the cut; one holding none is an error there.
+    std::size_t loaded = 0;
+    std::size_t previousEvents = 0;
     for (std::size_t length = 1; length <= lastBracket; ++length) {
         const auto result = ChromeTraceReader::parse(std::string_view(json).substr(0, length), "cut.json", options);
-        ASSERT_FALSE(result.ok()) << length;
-        EXPECT_EQ(result.error().byteOffset, length);
-        EXPECT_NE(result.error().message.find("ends early"), std::string::npos) << result.error().message;
+        if (!result.ok()) {
+            EXPECT_EQ(loaded, 0u) << length; // once events load, every longer prefix loads too
+            EXPECT_EQ(result.error().byteOffset, length);
+            EXPECT_NE(result.error().message.find("ends early"), std::string::npos) << result.error().message;
+            continue;
+        }
+        ++loaded;
+        ASSERT_FALSE(result.value().warnings.empty()) << length;
+        EXPECT_EQ(result.value().warnings.back().byteOffset, length);
+        EXPECT_NE(result.value().warnings.back().message.find("ends early"), std::string::npos);
+        EXPECT_GE(result.value().eventCount(), previousEvents) << length;
+        previousEvents = result.value().eventCount();
     }
+    EXPECT_GT(loaded, 0u);
     const auto whole = ChromeTraceReader::parse(json, "whole.json", options);
     ASSERT_TRUE(whole.ok()) << whole.error().toString();
     EXPECT_EQ(whole.value().eventCount(), 11u);

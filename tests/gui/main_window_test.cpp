@@ -179,8 +179,8 @@ TEST(MainWindowTest, CorruptFileShowsAnErrorAndKeepsTheViewerUsable)
     const QString corrupt = dir.filePath(QStringLiteral("truncated.json"));
     QFile file(corrupt);
     ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.write(R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 10, "dur": 5, "pid": 0, "tid": 7},)"
-               "\n {\"ph\": \"X\", \"ts\": ");
+    // Cut off inside its first event: nothing complete to load (a file cut after complete events loads them).
+    file.write(R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": )");
     file.close();
 
     QSignalSpy failed(&window, &app::MainWindow::loadFailed);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/chrome/chrome_event_parser.h"
 
+#include <charconv>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -79,10 +81,13 @@ const char* ChromeEventParser::parseField(std::string_view key, const char* p, P
                 bool present = false;
                 const char* end = stringField(text, present, nullptr, nullptr);
                 if (end) {
-                    const std::string s(text);
-                    char* parsedEnd = nullptr;
-                    const unsigned long long v = std::strtoull(s.c_str(), &parsedEnd, 0);
-                    if (!s.empty() && parsedEnd == s.c_str() + s.size()) {
+                    // Decimal, as the format means ("010" is ten, not octal eight), or 0x-hex.
+                    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+                    const std::string_view digits = hex ? text.substr(2) : text;
+                    std::uint64_t v = 0;
+                    const auto [parsedEnd, ec]
+                        = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
+                    if (!digits.empty() && ec == std::errc() && parsedEnd == digits.data() + digits.size()) {
                         ev.id = v;
                         ev.hasId = true;
                     }

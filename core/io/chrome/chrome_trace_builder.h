@@ -84,6 +84,11 @@ public:
     void warnSkipped(std::uint64_t byteOffset, std::string message);
     /// A warning that is not a skipped malformed event.
     void warn(std::uint64_t byteOffset, std::string message);
+    /// A warning listed even past kMaxWarnings: the file was cut short, and what was loaded is what it held.
+    void warnEndedEarly(std::uint64_t byteOffset, std::string message)
+    {
+        m_trace.warnings.push_back(ImportWarning { m_fileName, byteOffset, std::move(message) });
+    }
 
     /// Assigns lanes to processes and devices, applies metadata, binds flows and finalizes the trace.
     Trace finish();

@@ -5,8 +5,8 @@
 #include "core/io/chrome/chrome_event_parser.h"
 #include "core/io/chrome/chrome_trace_builder.h"
 #include "core/io/chrome/content_window.h"
-#include "core/io/common/gzip_file.h"
 #include "core/io/chrome/json_scanner.h"
+#include "core/io/common/gzip_file.h"
 
 #include <cstring>
 #include <limits>
@@ -57,8 +57,13 @@ private:
     ParsedEvent m_event;
     ChromeTraceBuilder m_builder;
     ChromeEventMapper m_mapper;
+    /// The error a failed parse left; a file that ended early after complete events loads them instead, with
+    /// a warning (as a native capture cut off by a crash does).
+    IoResult<Trace> failure();
     std::optional<IoError> m_error;
     const char* m_context = "at the top level";
+    std::uint64_t m_eventsRead = 0;
+    bool m_endedEarly = false; // the content (or the gzip stream) ended before the JSON did
 };
 
 template <typename Parse> bool ChromeJsonImporter::parseItem(Parse&& parse)
@@ -74,6 +79,11 @@ template <typename Parse> bool ChromeJsonImporter::parseItem(Parse&& parse)
             return false;
         }
         if (m_window.eof()) {
+            m_endedEarly = true;
+            if (m_window.endError()) {
+                m_error = *m_window.endError();
+                return false;
+            }
             setError(
                 m_window.contentEnd(), std::string("the JSON ends early (truncated file?): the end came ") + m_context);
             return false;
@@ -86,10 +96,22 @@ template <typename Parse> bool ChromeJsonImporter::parseItem(Parse&& parse)
 bool ChromeJsonImporter::refill()
 {
     if (auto failed = m_window.refill(m_pos)) {
+        m_endedEarly = failed->message.find("truncated") != std::string::npos;
         m_error = std::move(*failed);
         return false;
     }
     return true;
+}
+
+IoResult<Trace> ChromeJsonImporter::failure()
+{
+    if (!m_endedEarly || m_eventsRead == 0)
+        return *m_error;
+    m_builder.warnEndedEarly(m_error->byteOffset.value_or(0),
+        "the file ends early (truncated?): loaded the " + std::to_string(m_eventsRead)
+            + " complete events before the cut (" + m_error->message + ")");
+    m_mapper.reportUnsupportedPhases();
+    return m_builder.finish();
 }
 
 void ChromeJsonImporter::setError(std::uint64_t offset, std::string message)
@@ -139,11 +161,11 @@ IoResult<Trace> ChromeJsonImporter::run()
         ++m_pos;
         m_context = "inside the top-level array of events";
         if (!parseEventArray())
-            return *m_error;
+            return failure();
     } else if (first == '{') {
         ++m_pos;
         if (!parseTopLevelObject())
-            return *m_error;
+            return failure();
     } else {
         // Valid JSON that is not an object or array is "not a trace"; anything else is not JSON at all.
         if (!parseItem([&](const char* p) { return m_scan.skipValue(p); }))
@@ -155,7 +177,7 @@ IoResult<Trace> ChromeJsonImporter::run()
             "nor an array of events" };
     }
     if (!checkTrailing())
-        return *m_error;
+        return failure();
     m_mapper.reportUnsupportedPhases();
     return m_builder.finish();
 }
@@ -323,8 +345,10 @@ bool ChromeJsonImporter::parseEventArray()
                 p = Scanner::skipSpace(p);
                 const std::uint64_t offset = m_window.offsetOf(p);
                 const char* end = m_eventParser.parse(p, m_event);
-                if (end)
+                if (end) {
                     m_mapper.map(m_event, offset);
+                    ++m_eventsRead;
+                }
                 return end;
             }))
             return false;

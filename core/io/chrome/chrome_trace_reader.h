@@ -23,7 +23,8 @@ struct ChromeReadOptions {
 /// Reads Chrome trace-event JSON as the PyTorch profiler (Kineto) writes it: an object with
 /// `traceEvents` or a bare array, `.json` or `.json.gz`, every dialect of README.md "File formats".
 /// A malformed event is skipped, counted in Trace::skippedEvents and reported in Trace::warnings
-/// with its byte offset; a file that is not JSON, is truncated or is not a trace is an IoError.
+/// with its byte offset; a file cut short loads the complete events before the cut, with a warning; a file that
+/// is not JSON or is not a trace, or that ends before any complete event, is an IoError.
 /// The returned trace is finalized.
 ///
 /// How the file maps onto the model:

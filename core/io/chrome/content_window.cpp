@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/chrome/content_window.h"
 
-#include "core/io/common/gzip_file.h"
 #include "core/io/chrome/json_scanner.h"
+#include "core/io/common/gzip_file.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -48,8 +48,14 @@ std::optional<IoError> ContentWindow::refill(const char*& keep)
     m_size = kept;
     while (m_size < m_capacity && !m_eof) {
         auto got = m_source.read(m_data + m_size, m_capacity - m_size);
-        if (!got)
-            return got.error();
+        if (!got) {
+            if (m_size == kept)
+                return got.error();
+            // Content came before the failure: parse it, and let the reader say why it ended.
+            m_endError = got.error();
+            m_eof = true;
+            break;
+        }
         if (got.value() == 0)
             m_eof = true;
         m_size += got.value();

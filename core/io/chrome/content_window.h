@@ -59,6 +59,9 @@ public:
     const char* end() const { return m_data + m_size; }
     /// True once the source has no more content: end() is the end of the content.
     bool eof() const { return m_eof; }
+    /// The source failed after handing out content (a gzip stream cut short): the window holds what came
+    /// before, eof() is true, and this is why the content ended.
+    const std::optional<IoError>& endError() const { return m_endError; }
     /// Offset of a window position in the whole content.
     std::uint64_t offsetOf(const char* p) const { return m_base + static_cast<std::uint64_t>(p - m_data); }
     std::uint64_t contentEnd() const { return m_base + m_size; }
@@ -76,6 +79,7 @@ private:
     std::size_t m_size = 0;
     std::uint64_t m_base = 0;
     bool m_eof = false;
+    std::optional<IoError> m_endError;
 };
 
 } // namespace gapscope

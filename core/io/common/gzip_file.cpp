@@ -118,6 +118,8 @@ IoResult<std::size_t> GzipFileReader::readRaw(char* destination, std::size_t siz
 
 IoResult<std::size_t> GzipFileReader::readInflated(char* destination, std::size_t size)
 {
+    if (m_truncated)
+        return *m_truncated;
     if (m_contentEnd || size == 0)
         return std::size_t { 0 };
     z_stream& zs = m_inflater->stream;
@@ -130,10 +132,15 @@ IoResult<std::size_t> GzipFileReader::readInflated(char* destination, std::size_
             if (std::ferror(m_file))
                 return error("cannot read: " + std::generic_category().message(errno));
             if (m_inflater->memberOpen) {
+                // The bytes inflated so far are content: hand them out, and the truncation on the next read.
                 const std::size_t produced = wanted - zs.avail_out;
-                return IoError { m_path, m_contentOffset + produced,
+                IoError truncated { m_path, m_contentOffset + produced,
                     "the gzip stream is truncated: the file ends after " + std::to_string(m_fileSize)
                         + " compressed bytes, inside a member" };
+                if (produced == 0)
+                    return truncated;
+                m_truncated = std::move(truncated);
+                return produced;
             }
             m_contentEnd = true;
             break;

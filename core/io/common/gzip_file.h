@@ -48,6 +48,8 @@ private:
     bool m_compressed = false;
     bool m_inputEof = false;
     bool m_contentEnd = false;
+    /// A stream cut inside a member: what inflated before the cut was handed out; this comes next.
+    std::optional<IoError> m_truncated;
     std::uint64_t m_fileSize = 0;
     std::uint64_t m_contentOffset = 0;
     std::uint64_t m_compressedConsumed = 0;
