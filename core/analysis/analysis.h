@@ -93,6 +93,8 @@ struct GapEvidence {
     std::optional<EventRef> syncCall;
     /// For `host`: the innermost CPU/NVTX range on L's thread that covers most of the gap.
     std::optional<EventRef> hostRange;
+    /// For `dependency`: the cudaStreamWaitEvent (or cuStreamWaitEvent) enqueued on L's thread just before L.
+    std::optional<EventRef> awaitedWait;
     /// One line a person can read: "cudaStreamSynchronize on thread 1234 from -2.100 ms to +3.000 µs; ...",
     /// times relative to the gap start (describeGap()).
     std::string summary;

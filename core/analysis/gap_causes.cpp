@@ -127,8 +127,26 @@ std::string gapEvidenceSummary(
         out += within ? " <= " : " > ";
         appendDuration(out, launchThresholdNs);
         out += " launch threshold";
-        if (!within)
-            out += ": the op waited on something else";
+        if (within)
+            return out;
+        // Name what the op waited on where the trace shows it.
+        out += ": the op waited on ";
+        if (const std::string_view op = trace.name(trace.event(*evidence.closingOp)); isCommunicationKernel(op)) {
+            out += "the collective '";
+            appendName(out, op);
+            out += "', which starts when every rank has joined";
+        } else if (evidence.awaitedWait) {
+            out += "the event of ";
+            appendCall(out, trace, *evidence.awaitedWait);
+            out += " issued ";
+            appendDuration(out, launch.start - trace.event(*evidence.awaitedWait).start);
+            out += " before the launch";
+        } else if (const std::string streams = gap.stream ? busyOtherStreams(trace, gap) : std::string();
+                   !streams.empty()) {
+            out += "stream(s) " + streams + " of the same GPU, busy during the gap";
+        } else {
+            out += "something the trace does not show (an event, another stream or device)";
+        }
         return out;
     }
     }

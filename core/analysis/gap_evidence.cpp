@@ -109,6 +109,51 @@ struct GapEvidenceFinder::LaneIndexes {
     }
 };
 
+/// How far back on the launching thread a dependency search looks for the wait that was enqueued before the
+/// launch: a handful of calls, not the whole thread.
+constexpr int kDependencyLookback = 64;
+
+/// The cudaStreamWaitEvent (or driver equivalent) enqueued on the launching thread just before the
+/// launch, with no launch to the same stream in between: the event the op was made to wait for.
+std::optional<EventRef> waitBeforeLaunch(const Trace& trace, EventRef launch, LaneIndex opLane)
+{
+    const Lane& lane = trace.lanes[launch.lane.value];
+    for (std::uint32_t back = 1; back <= kDependencyLookback && back <= launch.index; ++back) {
+        const EventRef ref { launch.lane, launch.index - back };
+        const Event& e = lane.events[ref.index];
+        if (trace.name(e).find("WaitEvent") != std::string_view::npos)
+            return ref;
+        if (e.correlation != 0 && (e.kind == EventKind::RuntimeApi || e.kind == EventKind::DriverApi)) {
+            for (EventRef op : trace.gpuOpsOf(ref)) {
+                if (op.lane == opLane)
+                    return std::nullopt;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+/// Streams of the gap's device (other than its own) that ran GPU work during a stream gap.
+std::string busyOtherStreams(const Trace& trace, const Gap& gap)
+{
+    std::string streams;
+    for (std::uint32_t i = 0; i < trace.lanes.size(); ++i) {
+        const Lane& lane = trace.lanes[i];
+        if (lane.kind != LaneKind::GpuStream || lane.device != gap.device
+            || (gap.stream && *gap.stream == LaneIndex { i }))
+            continue;
+        const auto [begin, end] = lane.visibleRange(gap.start, gap.end);
+        for (std::size_t k = begin; k < end; ++k) {
+            const Event& e = lane.events[k];
+            if (isGpuActivity(e.kind) && e.start < gap.end && e.end > gap.start) {
+                streams += (streams.empty() ? "" : ", ") + std::to_string(lane.stream);
+                break;
+            }
+        }
+    }
+    return streams;
+}
+
 GapEvidenceFinder::GapEvidenceFinder(const Trace& trace, TimeNs launchThresholdNs)
     : m_trace(trace)
     , m_launchThresholdNs(launchThresholdNs)
@@ -187,6 +232,8 @@ GapEvidence GapEvidenceFinder::evidence(const Gap& gap)
         evidence.syncCall = syncCallRunningAt(gap.process, gap.start);
     if (evidence.launch && gap.cause == GapCause::Host)
         evidence.hostRange = hostRangeCovering(evidence.launch->lane, gap.start, gap.end);
+    if (evidence.launch && gap.cause == GapCause::Dependency)
+        evidence.awaitedWait = waitBeforeLaunch(m_trace, *evidence.launch, evidence.closingOp->lane);
     evidence.summary = gapEvidenceSummary(m_trace, gap, evidence, m_launchThresholdNs);
     return evidence;
 }

@@ -38,6 +38,12 @@ private:
     std::vector<std::unique_ptr<LaneIndexes>> m_lanes;
 };
 
+/// The cudaStreamWaitEvent (or driver equivalent) enqueued on the launching thread just before `launch`, with no
+/// launch to `opLane` in between: the event the op was made to wait for.
+std::optional<EventRef> waitBeforeLaunch(const Trace& trace, EventRef launch, LaneIndex opLane);
+/// The streams of the gap's device (other than a stream gap's own) that ran GPU work during the gap: "13, 14".
+std::string busyOtherStreams(const Trace& trace, const Gap& gap);
+
 /// The one-line GapEvidence::summary of a gap with its evidence found (gap_causes.cpp).
 std::string gapEvidenceSummary(
     const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs);

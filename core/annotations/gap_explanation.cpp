@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/annotations/gap_explanation.h"
 
+#include "core/analysis/gap_evidence.h"
 #include "core/model/labels.h"
 #include "core/model/time_format.h"
 
@@ -10,10 +11,6 @@
 namespace gapscope {
 
 namespace {
-
-/// How far back on the launching thread a dependency search looks for the wait that was enqueued
-/// before the launch: a handful of calls, not the whole thread.
-constexpr int kDependencyLookback = 64;
 
 /// The median by nearest rank (one of the values); 0 when empty. Reorders `values`.
 TimeNs median(std::vector<TimeNs>& values)
@@ -137,47 +134,6 @@ LaunchStretch measureLaunchStretch(const Trace& trace, const AnalysisResult& res
     return stretch;
 }
 
-/// The cudaStreamWaitEvent (or driver equivalent) enqueued on the launching thread just before the
-/// launch, with no launch to the same stream in between: the event the op was made to wait for.
-std::optional<EventRef> waitBeforeLaunch(const Trace& trace, EventRef launch, LaneIndex opLane)
-{
-    const Lane& lane = trace.lanes[launch.lane.value];
-    for (std::uint32_t back = 1; back <= kDependencyLookback && back <= launch.index; ++back) {
-        const EventRef ref { launch.lane, launch.index - back };
-        const Event& e = lane.events[ref.index];
-        if (trace.name(e).find("WaitEvent") != std::string_view::npos)
-            return ref;
-        if (e.correlation != 0 && (e.kind == EventKind::RuntimeApi || e.kind == EventKind::DriverApi)) {
-            for (EventRef op : trace.gpuOpsOf(ref)) {
-                if (op.lane == opLane)
-                    return std::nullopt;
-            }
-        }
-    }
-    return std::nullopt;
-}
-
-/// Streams of the gap's device (other than its own) that ran GPU work during a stream gap.
-std::string busyOtherStreams(const Trace& trace, const Gap& gap)
-{
-    std::string streams;
-    for (std::uint32_t i = 0; i < trace.lanes.size(); ++i) {
-        const Lane& lane = trace.lanes[i];
-        if (lane.kind != LaneKind::GpuStream || lane.device != gap.device
-            || (gap.stream && *gap.stream == LaneIndex { i }))
-            continue;
-        const auto [begin, end] = lane.visibleRange(gap.start, gap.end);
-        for (std::size_t k = begin; k < end; ++k) {
-            const Event& e = lane.events[k];
-            if (isGpuActivity(e.kind) && e.start < gap.end && e.end > gap.start) {
-                streams += (streams.empty() ? "" : ", ") + std::to_string(lane.stream);
-                break;
-            }
-        }
-    }
-    return streams;
-}
-
 /// "<what> on GPU d, starting T into the window: P of the window (W). Utilization ...; step time ...".
 std::string baselineText(const Trace& trace, const AnalysisResult& result, const Gap& gap, TimeNs from,
     TimeNs measuredNs, const std::string& what)
@@ -282,8 +238,7 @@ void explainDependency(const Trace& trace, const Gap& gap, Annotation& a)
     const std::string op = ev.closingOp ? quoted(trace.name(trace.event(*ev.closingOp))) : std::string("the next op");
     std::string waitedOn;
     std::string check;
-    const std::optional<EventRef> wait
-        = ev.launch && ev.closingOp ? waitBeforeLaunch(trace, *ev.launch, ev.closingOp->lane) : std::nullopt;
+    const std::optional<EventRef> wait = ev.awaitedWait;
     if (ev.closingOp && isCommunicationKernel(trace.name(trace.event(*ev.closingOp)))) {
         waitedOn = "the collective " + op + ", which starts only when every rank has joined";
         check = "compare when each rank reached the collective (rank skew) and what the late rank was doing";

@@ -160,7 +160,32 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
                     .build();
             },
             us(20), us(100), GapCause::Dependency, "B", "cudaLaunchKernel", 1, "", "",
-            "80.00 µs > 30.00 µs launch threshold" },
+            "80.00 µs > 30.00 µs launch threshold: the op waited on something the trace does not show" },
+        // The same, with a cudaStreamWaitEvent enqueued just before B's launch: the summary names it.
+        CauseCase { "dependencyOnAnEvent",
+            [] {
+                return TraceBuilder()
+                    .runtime(1, 0, 2, "cudaLaunchKernel", 1)
+                    .runtime(1, 3, 4, "cudaStreamWaitEvent")
+                    .runtime(1, 5, 7, "cudaLaunchKernel", 2)
+                    .kernel(7, 10, 20, "A", 1)
+                    .kernel(7, 100, 110, "B", 2)
+                    .build();
+            },
+            us(20), us(100), GapCause::Dependency, "B", "cudaLaunchKernel", 1, "", "",
+            "the op waited on the event of cudaStreamWaitEvent on thread 1 issued 2.000 µs before the launch" },
+        // A collective that starts late waited on the other ranks.
+        CauseCase { "dependencyOnACollective",
+            [] {
+                return TraceBuilder()
+                    .runtime(1, 0, 2, "cudaLaunchKernel", 1)
+                    .runtime(1, 3, 5, "cudaLaunchKernel", 2)
+                    .kernel(7, 10, 20, "A", 1)
+                    .kernel(7, 100, 110, "ncclKernel_AllReduce_RING_LL_Sum_float", 2)
+                    .build();
+            },
+            us(20), us(100), GapCause::Dependency, "ncclKernel_AllReduce_RING_LL_Sum_float", "cudaLaunchKernel", 1, "",
+            "", "the op waited on the collective 'ncclKernel_AllReduce_RING_LL_Sum_float'" },
         // B has no correlation id: nothing links it to a launch.
         CauseCase { "unknownWithoutLaunch",
             [] {
