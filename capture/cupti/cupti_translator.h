@@ -26,7 +26,16 @@ namespace gapscope::capture {
 /// only append fields, so the prefix read here stays valid (the collector refuses an older CUPTI).
 /// Records without timestamps (start == end == 0) or that end before they start are skipped and
 /// counted; records of other kinds are counted as unknown. Kernel names are copied (CUPTI reuses
-/// the memory) and demangled. Thread-safe: CUPTI may complete buffers on several threads.
+/// the memory) and demangled; Device5.name and Overhead3.overheadData, which the client must free,
+/// are freed once read. Thread-safe: CUPTI may complete buffers on several threads.
+///
+/// GPU lanes are keyed by (device, context, stream): stream ids are unique within a context only.
+/// The first context seen on a device keeps CUPTI's stream ids as lane ids; streams of any other
+/// context on that device get (context << 32 | stream) and a stream name saying both.
+///
+/// OVERHEAD records are split by whose cost they are: CUPTI's own (instrumentation, resources,
+/// buffer requests and flushes) go on the collector lane; the program's (JIT compilation, module
+/// and function loading, a full command buffer) go on the thread they happened on as Other events.
 class CuptiTranslator {
 public:
     explicit CuptiTranslator(NativeSink& sink);
@@ -37,17 +46,22 @@ public:
     struct BufferResult {
         std::size_t records = 0; // records cuptiActivityGetNextRecord returned
         std::size_t translated = 0; // of which became an event or metadata
-        /// Bytes after the last complete record (a buffer cut short); 0 when the last record's kind
-        /// has an unknown size.
-        std::size_t truncatedBytes = 0;
         /// How the walk ended: CUPTI_ERROR_MAX_LIMIT_REACHED at the end of a well-formed buffer.
         CUptiResult status = CUPTI_SUCCESS;
+        /// Records whose start is more than an hour from `referenceNs`.
+        std::size_t farFromClock = 0;
     };
     /// Walks a completed buffer with cuptiActivityGetNextRecord, translating each record.
-    BufferResult translateBuffer(std::uint8_t* buffer, std::size_t validSize);
+    /// `referenceNs` is now on the collector's clock (0: not checked): a timed record far from it
+    /// means somebody switched CUPTI's clock (cuptiActivityRegisterTimestampCallback).
+    BufferResult translateBuffer(std::uint8_t* buffer, std::size_t validSize, std::int64_t referenceNs = 0);
+    /// What a walk that did not end with CUPTI_ERROR_MAX_LIMIT_REACHED means, for a collector note;
+    /// empty when it did.
+    static std::string walkEndNote(CUptiResult status);
 
-    /// Counts since the previous call (skipped, unknown, truncated bytes; dropped stays 0: the
-    /// collector reads it from CUPTI).
+    /// Counts since the previous call (skipped, unknown; dropped stays 0: the collector reads it
+    /// from CUPTI; truncated bytes stay 0: record sizes differ between CUPTI versions, so no
+    /// estimate is made).
     native::CountersRecord takeCounters();
 
     /// Teaches the context -> device map (the collector's resource callback knows it first).
@@ -57,8 +71,8 @@ public:
     static std::string apiName(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
     /// Demangles an Itanium C++ ABI name; returns it unchanged when it is not one.
     static std::string demangle(const char* name);
-    /// Size of the CUPTI 13.0 struct of a record kind this translator reads; 0 for other kinds.
-    static std::size_t recordSize(CUpti_ActivityKind kind);
+    /// True for OVERHEAD kinds that are the program's cost, not CUPTI's.
+    static bool isProgramOverhead(CUpti_ActivityOverheadKind kind);
 
 private:
     bool translateLocked(const CUpti_Activity* record);
@@ -74,6 +88,8 @@ private:
     void addOverhead(const CUpti_ActivityOverhead3& o);
     void addDevice(const CUpti_ActivityDevice5& d);
     std::int32_t deviceOfContext(std::uint32_t contextId) const;
+    /// The lane id of a stream of a context on a device (see the class comment).
+    std::int64_t streamLane(std::uint32_t deviceId, std::uint32_t contextId, std::uint32_t streamId);
     std::uint32_t kernelName(const char* name);
     std::uint32_t cached(std::map<std::uint64_t, std::uint32_t>& cache, std::uint64_t key, const std::string& text);
 
@@ -91,7 +107,13 @@ private:
     std::map<std::uint64_t, std::uint32_t> m_fixedNames; // memcpy/memset/sync/overhead names by key
     std::map<std::array<int, 8>, std::uint32_t> m_launchArgs; // grid, block, registers, shared memory -> args id
     std::unordered_map<std::uint32_t, std::int32_t> m_contextDevice;
+    /// Device -> the first context seen on it, whose streams keep their CUPTI ids.
+    std::unordered_map<std::uint32_t, std::uint32_t> m_primaryContext;
+    /// Lanes of other contexts already named.
+    std::unordered_map<std::int64_t, std::uint32_t> m_namedStreams;
     std::int32_t m_lastDevice = 0;
+    std::size_t m_eventsAdded = 0;
+    std::int64_t m_lastStart = 0;
 };
 
 } // namespace gapscope::capture
