@@ -145,6 +145,15 @@ void CuptiTranslator::learnContextDevice(std::uint32_t contextId, std::uint32_t 
     m_contextDevice[contextId] = static_cast<std::int32_t>(deviceId);
 }
 
+void CuptiTranslator::linkDriverCall(std::uint32_t driverCorrelation, std::uint32_t runtimeCorrelation)
+{
+    std::lock_guard lock(m_mutex);
+    // Bounded: links whose memset never shows up (its kind disabled later, a dropped record) go.
+    if (m_runtimeOfDriverCall.size() >= 65536)
+        m_runtimeOfDriverCall.clear();
+    m_runtimeOfDriverCall[driverCorrelation] = runtimeCorrelation;
+}
+
 bool CuptiTranslator::translate(const CUpti_Activity* record)
 {
     std::lock_guard lock(m_mutex);
@@ -335,9 +344,14 @@ void CuptiTranslator::addMemset(const CUpti_ActivityMemset4& m)
         return;
     const std::uint32_t name
         = cached(m_fixedNames, (4ull << 48) | m.memoryKind, std::string("Memset (") + memoryName(m.memoryKind) + ")");
+    std::uint32_t correlation = m.correlationId;
+    if (auto it = m_runtimeOfDriverCall.find(m.correlationId); it != m_runtimeOfDriverCall.end()) {
+        correlation = it->second;
+        m_runtimeOfDriverCall.erase(it);
+    }
     addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes,
-        streamLane(m.deviceId, m.contextId, m.streamId), name, m.correlationId, 0,
-        static_cast<std::int32_t>(m.deviceId), native::EventCode::Memset, 0);
+        streamLane(m.deviceId, m.contextId, m.streamId), name, correlation, 0, static_cast<std::int32_t>(m.deviceId),
+        native::EventCode::Memset, 0);
 }
 
 void CuptiTranslator::addApiCall(const CUpti_ActivityAPI& a, bool runtime)

@@ -66,6 +66,11 @@ public:
 
     /// Teaches the context -> device map (the collector's resource callback knows it first).
     void learnContextDevice(std::uint32_t contextId, std::uint32_t deviceId);
+    /// A memset record carries the correlation id of the driver call that launched it (cuMemsetD*),
+    /// not the runtime call the program made (cudaMemset*), and MEMSET records have no
+    /// runtimeCorrelationId: the collector's API callbacks tell which runtime call a driver call was
+    /// made in, so that the memset links to cudaMemsetAsync even without driver records.
+    void linkDriverCall(std::uint32_t driverCorrelation, std::uint32_t runtimeCorrelation);
 
     /// "cudaLaunchKernel" for a runtime or driver callback id (CUPTI's name without its "_v7000" suffix).
     static std::string apiName(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
@@ -107,6 +112,7 @@ private:
     std::map<std::uint64_t, std::uint32_t> m_fixedNames; // memcpy/memset/sync/overhead names by key
     std::map<std::array<int, 8>, std::uint32_t> m_launchArgs; // grid, block, registers, shared memory -> args id
     std::unordered_map<std::uint32_t, std::int32_t> m_contextDevice;
+    std::unordered_map<std::uint32_t, std::uint32_t> m_runtimeOfDriverCall;
     /// Device -> the first context seen on it, whose streams keep their CUPTI ids.
     std::unordered_map<std::uint32_t, std::uint32_t> m_primaryContext;
     /// Lanes of other contexts already named.

@@ -21,6 +21,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using gapscope::capture::ActivityBufferPool;
@@ -60,6 +61,12 @@ std::condition_variable* g_finalizeDone = new std::condition_variable();
 std::mutex* g_notesMutex = new std::mutex();
 std::set<std::string>* g_notesGiven = new std::set<std::string>();
 std::atomic<std::uint64_t> g_farFromClock { 0 };
+/// Callback ids of cudaMemset* (runtime) and cuMemset* (driver) calls, whose callbacks link a
+/// memset's driver call to the runtime call around it (CuptiTranslator::linkDriverCall).
+std::vector<bool>* g_memsetRuntimeCbid = new std::vector<bool>();
+std::vector<bool>* g_memsetDriverCbid = new std::vector<bool>();
+/// The cudaMemset* call this thread is inside, 0 when none.
+thread_local std::uint32_t t_memsetRuntimeCorrelation = 0;
 
 /// A collector note, once per text.
 void noteOnce(const std::string& text)
@@ -228,6 +235,18 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
                 detachNow();
             return;
         }
+        if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < g_memsetRuntimeCbid->size()
+            && (*g_memsetRuntimeCbid)[cbid]) {
+            const auto* call = static_cast<const CUpti_CallbackData*>(data);
+            t_memsetRuntimeCorrelation = call->callbackSite == CUPTI_API_ENTER ? call->correlationId : 0;
+            return;
+        }
+        if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < g_memsetDriverCbid->size() && (*g_memsetDriverCbid)[cbid]) {
+            const auto* call = static_cast<const CUpti_CallbackData*>(data);
+            if (call->callbackSite == CUPTI_API_ENTER && t_memsetRuntimeCorrelation != 0 && g_translator)
+                g_translator->linkDriverCall(call->correlationId, t_memsetRuntimeCorrelation);
+            return;
+        }
         // Flushes before a reset or a context's end are not forced: a forced flush there hands back
         // records still being written, without timestamps (issue #18 item 7).
         if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
@@ -298,6 +317,21 @@ bool subscribe(Collector& collector)
     return true;
 }
 
+/// Marks and enables the callbacks of every API function whose name starts with `prefix`.
+void enableCallbacksNamed(
+    CUpti_CallbackDomain domain, CUpti_CallbackId size, const std::string& prefix, std::vector<bool>& marks)
+{
+    marks.assign(size, false);
+    for (CUpti_CallbackId cbid = 1; cbid < size; ++cbid) {
+        const char* name = nullptr;
+        if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name
+            || std::string_view(name).substr(0, prefix.size()) != prefix)
+            continue;
+        if (cuptiEnableCallback(1, g_subscriber, domain, cbid) == CUPTI_SUCCESS)
+            marks[cbid] = true;
+    }
+}
+
 void startCupti()
 {
     Collector& collector = Collector::instance();
@@ -365,6 +399,11 @@ void startCupti()
             if (firstFailure.empty())
                 firstFailure = message;
         }
+    }
+    if ((kinds & gapscope::capture::RecordMemset) && (kinds & gapscope::capture::RecordRuntime)) {
+        enableCallbacksNamed(
+            CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, "cudaMemset", *g_memsetRuntimeCbid);
+        enableCallbacksNamed(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, "cuMemset", *g_memsetDriverCbid);
     }
     // Flushing and the exit work are hooked up even when nothing could be enabled: CUPTI is
     // subscribed and must be let go of at exit.

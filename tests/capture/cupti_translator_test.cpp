@@ -339,6 +339,47 @@ TEST(CuptiTranslatorTest, ZeroAndBackwardTimestampsAreSkippedAndCounted)
     EXPECT_EQ(t.trace.eventCount(), 1u);
 }
 
+TEST(CuptiTranslatorTest, MemsetLinksToTheRuntimeCallAroundItsDriverCall)
+{
+    ActivityBuffer b;
+    // cudaMemsetAsync (correlation 21) made cuMemsetD8Async (22); the MEMSET record carries 22.
+    addApi(b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, 100, 400, 21);
+    auto& memset = b.add<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
+    memset.start = 500;
+    memset.end = 600;
+    memset.bytes = 64;
+    memset.deviceId = 0;
+    memset.streamId = 3;
+    memset.correlationId = 22;
+    // Without the link (the driver records off, no callback seen) it keeps the driver call's id.
+    auto& unlinked = b.add<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
+    unlinked.start = 700;
+    unlinked.end = 800;
+    unlinked.streamId = 3;
+    unlinked.correlationId = 30;
+
+    test::TempDir dir;
+    NativeStreamWriter writer;
+    std::string error;
+    ASSERT_TRUE(writer.open(dir.file("t.gapscope"), { 1, -1, native::ClockId::CuptiTimestamp, 0 }, error)) << error;
+    CuptiTranslator translator(writer);
+    translator.linkDriverCall(22, 21); // what the collector's callbacks saw
+    translator.translateBuffer(b.data(), b.size());
+    writer.close(0);
+    auto loaded = NativeTraceReader::readFile(dir.file("t.gapscope"));
+    ASSERT_TRUE(loaded) << loaded.error().toString();
+    const Trace& trace = loaded.value();
+    const Lane* stream = lane(trace, LaneKind::GpuStream, 3, 0);
+    ASSERT_NE(stream, nullptr);
+    ASSERT_EQ(stream->events.size(), 2u);
+    EXPECT_EQ(stream->events[0].correlation, 21u);
+    EXPECT_EQ(stream->events[1].correlation, 30u);
+    const auto launch
+        = trace.launchOf(EventRef { LaneIndex { static_cast<std::uint32_t>(stream - trace.lanes.data()) }, 0 });
+    ASSERT_TRUE(launch);
+    EXPECT_EQ(trace.name(trace.event(*launch)), "cudaMemsetAsync");
+}
+
 TEST(CuptiTranslatorTest, WalkThatEndsOnAnUnknownKindBecomesACollectorNote)
 {
     ActivityBuffer buffer;
