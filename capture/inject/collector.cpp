@@ -115,9 +115,15 @@ void Collector::findClock()
         return; // CLOCK_REALTIME, CUPTI's clock on Linux
     g_clock = chooseCollectorClock(static_cast<std::int64_t>(cupti), readClock(CLOCK_REALTIME),
         readClock(CLOCK_MONOTONIC_RAW), readClock(CLOCK_MONOTONIC));
-    if (g_clock.clock != CLOCK_REALTIME || !g_clock.matched)
+    if (!g_clock.matched) {
+        m_clockNote = "CUPTI's timestamps match no POSIX clock here (they are "
+            + std::to_string(g_clock.offsetNs / 1'000'000'000) + " s from CLOCK_REALTIME): the collector times NVTX "
+            + "calls with CLOCK_REALTIME moved onto them";
+    } else if (g_clock.clock != CLOCK_REALTIME) {
         m_clockNote = std::string("CUPTI's timestamps are on ") + g_clock.name
-            + " here (as on WSL), not CLOCK_REALTIME: the recording window was converted to it";
+            + " here (as on WSL), not CLOCK_REALTIME: NVTX calls are timed on it too, and the recording window was "
+              "converted to it";
+    }
 #endif
 }
 
@@ -132,7 +138,8 @@ Collector::Collector()
         m_flushIntervalMs = kDefaultFlushIntervalMs;
     findClock();
     // The launcher's window is on CLOCK_REALTIME: move it onto the collector's clock.
-    const std::int64_t realtimeToCollector = now() - readClock(CLOCK_REALTIME);
+    const std::int64_t realtimeToCollector
+        = g_clock.clock == CLOCK_REALTIME ? g_clock.offsetNs : now() - readClock(CLOCK_REALTIME);
     m_windowFrom = envInteger(kEnvRecordFromNs, INT64_MIN);
     m_windowUntil = envInteger(kEnvRecordUntilNs, INT64_MAX);
     if (m_windowFrom != INT64_MIN)

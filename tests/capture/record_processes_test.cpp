@@ -14,6 +14,7 @@
 #include <csignal>
 #include <thread>
 
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 namespace gapscope::capture {
@@ -303,6 +304,60 @@ TEST(RecordProcessesTest, AFullDiskStopsTheCollectorNotTheProgram)
         1);
     const std::string text = formatSummary(r.summary, r.exit, r.wallSeconds);
     EXPECT_NE(text.find("    collector error: writing the capture file failed after "), std::string::npos) << text;
+}
+
+/// A tmpfs of `bytes` mounted on a fresh folder while in scope; mounted() is false where mounting is
+/// not allowed (not root, a container without CAP_SYS_ADMIN).
+class SmallTmpfs {
+public:
+    explicit SmallTmpfs(std::size_t bytes)
+    {
+        const std::string options = "size=" + std::to_string(bytes);
+        m_mounted = ::mount("gapscope-test", m_dir.path().c_str(), "tmpfs", 0, options.c_str()) == 0;
+    }
+    ~SmallTmpfs()
+    {
+        if (m_mounted)
+            ::umount(m_dir.path().c_str());
+    }
+    bool mounted() const { return m_mounted; }
+    std::string path() const { return m_dir.path().string(); }
+
+private:
+    gapscope::test::TempDir m_dir;
+    bool m_mounted = false;
+};
+
+TEST(RecordProcessesTest, ADiskThatFillsUpStopsTheCollectorNotTheProgram)
+{
+    SmallTmpfs disk(128 * 1024);
+    if (!disk.mounted())
+        GTEST_SKIP() << "cannot mount a tmpfs here (needs root); AFullDiskStopsTheCollectorNotTheProgram covers the "
+                        "same path with a file size limit";
+    RecordOptions options = test::clientOptions(GAPSCOPE_FILL_CLIENT, { "0" }); // no size limit: the disk fills
+    options.output = RecordOptions::Output::Capture;
+    options.partsDirectory = disk.path() + "/parts";
+    ProgramRecorder recorder(options);
+    ASSERT_EQ(recorder.start(), std::nullopt);
+    test::CollectingObserver observer;
+    auto result = recorder.wait(&observer);
+    ASSERT_TRUE(result) << result.error().toString();
+    const RecordResult& r = result.value();
+    EXPECT_EQ(r.exit.exitCode, 0);
+    EXPECT_EQ(observer.out, "done\n");
+    ASSERT_EQ(r.summary.processes.size(), 1u);
+    const RecordedProcess& p = r.summary.processes[0];
+    ASSERT_EQ(p.collectorErrors.size(), 1u) << observer.err;
+    EXPECT_NE(p.collectorErrors[0].find("(No space left on device): the collector stopped recording this process "
+                                        "here; the program went on"),
+        std::string::npos)
+        << p.collectorErrors[0];
+    std::size_t before = 0;
+    for (const Lane& lane : r.trace.lanes) {
+        for (const Event& e : lane.events)
+            before += nameIs(r.trace, e, "before-fill");
+    }
+    EXPECT_EQ(before, 1u);
 }
 
 TEST(RecordProcessesTest, DurationStopsTheProgramAfterIt)

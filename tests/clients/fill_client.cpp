@@ -20,10 +20,11 @@
 
 int main(int argc, char** argv)
 {
+    // fill_client [LIMIT]: 0 sets no limit (the test puts the recording on a small tmpfs instead).
     const rlim_t limit = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 256 * 1024;
     std::signal(SIGXFSZ, SIG_IGN);
     const rlimit fileSize { limit, limit };
-    if (::setrlimit(RLIMIT_FSIZE, &fileSize) != 0)
+    if (limit != 0 && ::setrlimit(RLIMIT_FSIZE, &fileSize) != 0)
         return 2;
     nvtxRangePushA("before-fill");
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
