@@ -173,9 +173,21 @@ void Collector::installSignalHandlers()
 void Collector::exitOnSignal(int signal)
 {
     const char* name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+    // The program may be exiting already: its exit handler then holds the state lock and waits for
+    // this thread, and finishes the exit flush itself; the signal is dropped, the program ends by exit.
+    while (!m_stateMutex.try_lock()) {
+        if (m_shutDown.load(std::memory_order_acquire))
+            return;
+        ::usleep(1000);
+    }
+    if (m_shutDown.load(std::memory_order_acquire)) {
+        m_stateMutex.unlock();
+        return;
+    }
     addNote(std::string("the program received ") + name
         + ": the collector flushed and closed this file, then let the signal end the program");
-    shutdown();
+    shutdownLocked();
+    m_stateMutex.unlock();
     ::signal(signal, SIG_DFL);
     sigset_t set;
     sigemptyset(&set);
@@ -392,6 +404,11 @@ void Collector::refreshThreadNames(NativeStreamWriter& w)
 void Collector::shutdown()
 {
     std::lock_guard lock(m_stateMutex);
+    shutdownLocked();
+}
+
+void Collector::shutdownLocked()
+{
     if (m_shutDown.exchange(true))
         return;
     if (m_flushThread && m_flushThreadPid == ::getpid()) {

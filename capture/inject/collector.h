@@ -87,6 +87,8 @@ private:
     void addMetadataText(native::MetadataKey key, const std::string& text, std::int64_t number = 0);
     void installSignalHandlers();
     void exitOnSignal(int signal);
+    /// shutdown() with m_stateMutex held.
+    void shutdownLocked();
     static void prepareFork();
     static void parentAfterFork();
     static void childAfterFork();
