@@ -76,9 +76,10 @@ protected:
     {
         if (!nvidiaDriverPresent()) {
             if (gpuRequired())
-                FAIL() << "GAPSCOPE_REQUIRE_GPU is set but /proc/driver/nvidia/version is missing";
-            GTEST_SKIP() << "no NVIDIA driver on this machine (/proc/driver/nvidia/version is missing): GPU checks "
-                            "run on a GPU machine with tests/gpu/run_gpu_checks.sh";
+                FAIL()
+                    << "GAPSCOPE_REQUIRE_GPU is set but neither /proc/driver/nvidia/version nor /dev/nvidiactl exists";
+            GTEST_SKIP() << "no NVIDIA driver on this machine (neither /proc/driver/nvidia/version nor /dev/nvidiactl "
+                            "exists): GPU checks run on a GPU machine with tests/gpu/run_gpu_checks.sh";
         }
         m_client = cudaClient();
         if (m_client.empty() || ::access(m_client.c_str(), X_OK) != 0) {

@@ -33,7 +33,7 @@ int main(int argc, char** argv)
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     nvtxRangePop();
     nvtxMarkA("about-to-abort");
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500)); // 25 flushes at 20 ms, even on a loaded machine
     nvtxRangePushA("never-closed");
     if (std::strcmp(mode, "segv") == 0) {
         volatile int* nowhere = nullptr;

@@ -3,7 +3,7 @@
 // the files it writes (RLIMIT_FSIZE, as a full disk or a quota would), with SIGXFSZ ignored so that
 // the limit shows as a failed write (EFBIG), as ENOSPC does on a full disk. Then:
 //
-//   "before-fill" (a range), 150 ms for the collector to flush it, then 200,000 "fill" ranges: far
+//   "before-fill" (a range), 400 ms for the collector to flush it, then 200,000 "fill" ranges: far
 //   more than the limit lets the collector write; then it prints "done" and exits with 0.
 //
 // The program must keep running to its end; the collector stops writing and says so.
@@ -29,7 +29,7 @@ int main(int argc, char** argv)
     nvtxRangePushA("before-fill");
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     nvtxRangePop();
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    std::this_thread::sleep_for(std::chrono::milliseconds(400)); // flushed, even on a loaded machine
     for (int i = 0; i < 200000; ++i) {
         nvtxRangePushA("fill");
         nvtxRangePop();

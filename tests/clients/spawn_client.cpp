@@ -39,7 +39,7 @@ int main(int argc, char** argv)
     const char* mode = argc > 1 ? argv[1] : "exec";
     if (std::strcmp(mode, "exec-self") == 0) {
         work("image1:work");
-        std::this_thread::sleep_for(std::chrono::milliseconds(150)); // flushed: exec runs no exit handler
+        std::this_thread::sleep_for(std::chrono::milliseconds(400)); // flushed: exec runs no exit handler
         char self[4096] = {};
         if (::readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0)
             return 3;
