@@ -161,7 +161,7 @@ bool CuptiTranslator::translate(const CUpti_Activity* record)
 }
 
 CuptiTranslator::BufferResult CuptiTranslator::translateBuffer(
-    std::uint8_t* buffer, std::size_t validSize, std::int64_t referenceNs)
+    std::uint8_t* buffer, std::size_t validSize, std::int64_t startedNs, std::int64_t nowNs)
 {
     std::lock_guard lock(m_mutex);
     BufferResult result;
@@ -175,12 +175,9 @@ CuptiTranslator::BufferResult CuptiTranslator::translateBuffer(
         const std::size_t eventsBefore = m_eventsAdded;
         if (translateLocked(record))
             ++result.translated;
-        if (referenceNs != 0 && m_eventsAdded != eventsBefore) {
-            const std::int64_t distance
-                = m_lastStart > referenceNs ? m_lastStart - referenceNs : referenceNs - m_lastStart;
-            if (distance > kHourNs)
-                ++result.farFromClock;
-        }
+        if (nowNs != 0 && m_eventsAdded != eventsBefore
+            && (m_lastStart < startedNs - kHourNs || m_lastStart > nowNs + kHourNs))
+            ++result.farFromClock;
     }
     return result;
 }

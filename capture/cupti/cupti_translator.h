@@ -48,13 +48,16 @@ public:
         std::size_t translated = 0; // of which became an event or metadata
         /// How the walk ended: CUPTI_ERROR_MAX_LIMIT_REACHED at the end of a well-formed buffer.
         CUptiResult status = CUPTI_SUCCESS;
-        /// Records whose start is more than an hour from `referenceNs`.
+        /// Records that start more than an hour before `startedNs` or after `nowNs`.
         std::size_t farFromClock = 0;
     };
     /// Walks a completed buffer with cuptiActivityGetNextRecord, translating each record.
-    /// `referenceNs` is now on the collector's clock (0: not checked): a timed record far from it
-    /// means somebody switched CUPTI's clock (cuptiActivityRegisterTimestampCallback).
-    BufferResult translateBuffer(std::uint8_t* buffer, std::size_t validSize, std::int64_t referenceNs = 0);
+    /// `startedNs` (when CUPTI was set up) and `nowNs`, on the collector's clock, bound when a record
+    /// can have happened (0: not checked); a record far outside means somebody switched CUPTI's
+    /// clock (cuptiActivityRegisterTimestampCallback). A record that waited hours in a buffer of a
+    /// quiet thread is still inside.
+    BufferResult translateBuffer(
+        std::uint8_t* buffer, std::size_t validSize, std::int64_t startedNs = 0, std::int64_t nowNs = 0);
     /// What a walk that did not end with CUPTI_ERROR_MAX_LIMIT_REACHED means, for a collector note;
     /// empty when it did.
     static std::string walkEndNote(CUptiResult status);

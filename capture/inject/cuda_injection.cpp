@@ -61,6 +61,8 @@ std::condition_variable* g_finalizeDone = new std::condition_variable();
 std::mutex* g_notesMutex = new std::mutex();
 std::set<std::string>* g_notesGiven = new std::set<std::string>();
 std::atomic<std::uint64_t> g_farFromClock { 0 };
+/// When CUPTI was set up, on the collector's clock: no record can be much older.
+std::int64_t g_startedNs = 0;
 /// Callback ids of cudaMemset* (runtime) and cuMemset* (driver) calls, whose callbacks link a
 /// memset's driver call to the runtime call around it (CuptiTranslator::linkDriverCall).
 std::vector<bool>* g_memsetRuntimeCbid = new std::vector<bool>();
@@ -123,11 +125,11 @@ void CUPTIAPI bufferCompleted(CUcontext, std::uint32_t, std::uint8_t* buffer, st
     try {
         if (g_translator && validSize > 0 && Collector::instance().writer()) {
             const CuptiTranslator::BufferResult result
-                = g_translator->translateBuffer(buffer, validSize, Collector::now());
+                = g_translator->translateBuffer(buffer, validSize, g_startedNs, Collector::now());
             if (const std::string note = CuptiTranslator::walkEndNote(result.status); !note.empty())
                 noteOnce(note);
             if (result.farFromClock > 0 && g_farFromClock.fetch_add(result.farFromClock) == 0) {
-                noteOnce("CUDA activity records carry timestamps more than an hour away from the collector's clock: "
+                noteOnce("CUDA activity records carry timestamps more than an hour outside the recording: "
                          "another CUPTI client in the program (torch.profiler/Kineto, the JAX profiler) switched "
                          "CUPTI's clock, so GPU and CPU events do not line up in this recording");
             }
@@ -361,6 +363,7 @@ void startCupti()
             + " (CUDA 13.0 GA) emits no synchronization records for cudaDeviceSynchronize; 13.0 Update 1 "
               "(130001) does: `sync` gaps after it may show as `host`");
     }
+    g_startedNs = Collector::now();
     if (!g_translator)
         g_translator = new CuptiTranslator(*writer);
     if (!g_pool) {

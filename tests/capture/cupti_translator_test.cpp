@@ -492,7 +492,7 @@ INSTANTIATE_TEST_SUITE_P(Kinds, CuptiOverheadKindTest,
         OverheadKindCase { CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE, false },
         OverheadKindCase { CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST, false }));
 
-TEST(CuptiTranslatorTest, RecordsFarFromTheCollectorsClockAreCounted)
+TEST(CuptiTranslatorTest, RecordsOutsideTheRecordingByAnHourAreCounted)
 {
     ActivityBuffer b;
     // 2026-12-01 on CLOCK_REALTIME, and the same instant on a clock that counts from boot (what a
@@ -507,8 +507,14 @@ TEST(CuptiTranslatorTest, RecordsFarFromTheCollectorsClockAreCounted)
     std::string error;
     ASSERT_TRUE(writer.open(dir.file("t.gapscope"), { 1, -1, native::ClockId::CuptiTimestamp, 0 }, error)) << error;
     CuptiTranslator translator(writer);
-    EXPECT_EQ(translator.translateBuffer(b.data(), b.size(), kNow).farFromClock, 1u);
-    EXPECT_EQ(translator.translateBuffer(b.data(), b.size(), 0).farFromClock, 0u); // not checked
+    constexpr std::int64_t kStarted = kNow - 7'200'000'000'000; // CUPTI was set up two hours ago
+    EXPECT_EQ(translator.translateBuffer(b.data(), b.size(), kStarted, kNow).farFromClock, 1u);
+    EXPECT_EQ(translator.translateBuffer(b.data(), b.size()).farFromClock, 0u); // not checked
+    // A record that waited in a quiet thread's buffer since just after the start is not suspect.
+    ActivityBuffer old;
+    addApi(old, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, kStarted + 1'000,
+        kStarted + 2'000, 3);
+    EXPECT_EQ(translator.translateBuffer(old.data(), old.size(), kStarted, kNow).farFromClock, 0u);
 }
 
 struct ApiNameCase {
