@@ -16,7 +16,7 @@
 
 namespace gapscope::capture {
 
-/// Turns CUPTI activity records into native events and metadata (DESIGN.md §6):
+/// Turns CUPTI activity records into native events and metadata (docs/collector.md):
 /// CONCURRENT_KERNEL (CUpti_ActivityKernel10), MEMCPY (Memcpy6), MEMCPY2 (MemcpyPtoP4),
 /// MEMSET (Memset4), RUNTIME and DRIVER (API), SYNCHRONIZATION (Synchronization2) and
 /// OVERHEAD (Overhead3) become events; DEVICE (Device5) and CONTEXT (Context3) become metadata

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // CUDA injection (CUDA_INJECTION64_PATH): the driver calls the exported InitializeInjection while it
-// initialises. The collector then sets up CUPTI activity tracing (DESIGN.md §6, docs/collector.md).
+// initialises. The collector then sets up CUPTI activity tracing (docs/collector.md).
 // Any CUPTI failure (no usable driver, another CUPTI client already attached) is said on stderr and
 // in the file, and the program runs on: it is never taken down by its profiler.
 

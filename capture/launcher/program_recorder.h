@@ -72,7 +72,7 @@ struct RecordResult {
     std::string partsDirectory;
 };
 
-/// Runs a program under the collector and gathers what it recorded (the launcher of DESIGN.md §2).
+/// Runs a program under the collector and gathers what it recorded (the launcher; docs/collector.md).
 /// Qt-free: the command line drives it directly; a GUI runs wait() on a worker thread and calls
 /// requestStop() from its Stop button.
 ///
