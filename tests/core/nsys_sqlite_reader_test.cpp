@@ -333,5 +333,47 @@ TEST(NsysSqliteReaderCloverLeaf, KernelsAndCopiesMatchPipitOneForOne)
     EXPECT_EQ(countKind(trace, EventKind::Sync), 1312u); // a cudaDeviceSynchronize after each kernel
 }
 
+// ---- several threads read the same events as one -----------------------------------------------------------------
+
+class NsysThreads : public testing::TestWithParam<std::string> { };
+
+TEST_P(NsysThreads, SharesOfEachTableJoinIntoTheSameTrace)
+{
+    const std::string path = dataPath(GetParam());
+    auto one = NsysSqliteReader::readFile(path, NsysReadOptions { true, 1, 0 });
+    ASSERT_TRUE(one.ok()) << one.error().toString();
+    for (const unsigned threads : { 2u, 3u, 4u }) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        // parallelFromRows 0: these small exports are split too.
+        auto several = NsysSqliteReader::readFile(path, NsysReadOptions { true, threads, 0 });
+        ASSERT_TRUE(several.ok()) << several.error().toString();
+        const Trace& a = one.value();
+        const Trace& b = several.value();
+        ASSERT_EQ(a.lanes.size(), b.lanes.size());
+        for (std::size_t l = 0; l < a.lanes.size(); ++l) {
+            const Lane& la = a.lanes[l];
+            const Lane& lb = b.lanes[l];
+            EXPECT_EQ(la.kind, lb.kind);
+            EXPECT_EQ(la.tid, lb.tid);
+            EXPECT_EQ(la.stream, lb.stream);
+            EXPECT_EQ(la.name, lb.name);
+            ASSERT_EQ(la.events.size(), lb.events.size()) << la.name;
+            for (std::size_t i = 0; i < la.events.size(); ++i) {
+                const Event& ea = la.events[i];
+                const Event& eb = lb.events[i];
+                ASSERT_TRUE(ea.start == eb.start && ea.end == eb.end && ea.kind == eb.kind
+                    && ea.correlation == eb.correlation && ea.bytes == eb.bytes && a.name(ea) == b.name(eb)
+                    && a.argsJson(ea) == b.argsJson(eb))
+                    << "lane " << l << " event " << i;
+            }
+        }
+        ASSERT_EQ(a.warnings.size(), b.warnings.size());
+        for (std::size_t i = 0; i < a.warnings.size(); ++i)
+            EXPECT_EQ(a.warnings[i].message, b.warnings[i].message);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(RealExports, NsysThreads, testing::Values(kMock, kSaxpy, kCloverLeaf));
+
 } // namespace
 } // namespace gapscope

@@ -105,7 +105,7 @@ std::optional<std::string_view> NsysImport::tableName(NsysTable table)
     return std::nullopt;
 }
 
-void NsysImport::readGpuActivity(NsysTable table)
+void NsysImport::readGpuActivity(NsysTable table, RowRange range)
 {
     const auto name = tableName(table);
     if (!name)
@@ -119,7 +119,7 @@ void NsysImport::readGpuActivity(NsysTable table)
         columns.push_back({ demangled ? "demangledName" : "shortName", true });
         for (const std::string_view c : { "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
                  "staticSharedMemory", "dynamicSharedMemory" })
-            columns.push_back({ c, false });
+            columns.push_back({ m_keepArgs ? c : std::string_view(), false }); // unnamed: NULL, not read
         break;
     }
     case NsysTable::Memcpy:
@@ -135,9 +135,10 @@ void NsysImport::readGpuActivity(NsysTable table)
     default:
         return;
     }
-    auto statement = select(*name, columns);
+    auto statement = select(*name, columns, range.whereClause());
     if (!statement)
         return;
+    beginTable(*name, range);
     SqliteStatement& s = *statement;
     std::array<StringId, 8> syncNames {};
     std::map<std::tuple<int, std::int64_t, std::int64_t>, StringId> copyNames;
@@ -200,11 +201,11 @@ void NsysImport::readGpuActivity(NsysTable table)
             break;
         }
         }
-        m_trace.lanes[gpuLane(key).value].events.push_back(e);
+        addEvent(gpuLane(key), e);
     });
 }
 
-void NsysImport::readApiCalls(NsysTable table)
+void NsysImport::readApiCalls(NsysTable table, RowRange range)
 {
     // The driver table is not in the exports of any nsys version seen so far (driver calls are RUNTIME rows
     // of event class 1): read it where it exists, and do not list it as missing.
@@ -215,9 +216,11 @@ void NsysImport::readApiCalls(NsysTable table)
         return;
     auto statement = select(*name,
         { { "start", true }, { "end", true }, { "globalTid", false }, { "correlationId", false }, { "nameId", true },
-            { "eventClass", false } });
+            { "eventClass", false } },
+        range.whereClause());
     if (!statement)
         return;
+    beginTable(*name, range);
     SqliteStatement& s = *statement;
     const bool driverTable = table == NsysTable::Driver;
     forEachRow(*name, s, [&](std::uint64_t row) {
@@ -231,7 +234,7 @@ void NsysImport::readApiCalls(NsysTable table)
         e.correlation = correlationOf(s.integer(3));
         e.name = m_strings.apiName(s.integer(4), m_trace);
         e.kind = driverTable || s.integer(5) == kCudaDriverClass ? EventKind::DriverApi : EventKind::RuntimeApi;
-        m_trace.lanes[threadLane(s.integer(2)).value].events.push_back(e);
+        addEvent(threadLane(s.integer(2)), e);
     });
 }
 

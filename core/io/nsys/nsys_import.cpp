@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <thread>
 
 namespace gapscope::nsys {
 
@@ -63,10 +64,11 @@ std::string_view nsysTableContent(NsysTable table)
 
 std::size_t NsysImport::ArgsKeyHash::operator()(const ArgsKey& key) const noexcept
 {
+    // Launch configurations are small numbers: a multiply-add per value and one finaliser spread them enough.
     std::uint64_t h = 0;
     for (const std::int64_t v : key.values)
-        h = mix(h ^ static_cast<std::uint64_t>(v));
-    return static_cast<std::size_t>(h);
+        h = h * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(v);
+    return static_cast<std::size_t>(mix(h));
 }
 
 NsysImport::NsysImport(SqliteDatabase& db, std::string fileName, const std::vector<std::string>& tables, bool keepArgs)
@@ -109,7 +111,8 @@ void NsysImport::skipRow(std::string_view table, std::uint64_t row, const std::s
     ++m_trace.skippedEvents;
     constexpr std::uint64_t kMaxSkipWarnings = 20;
     if (m_skippedWarnings++ < kMaxSkipWarnings)
-        warn("table " + std::string(table) + ", row " + std::to_string(row + 1) + " skipped: " + why);
+        warn("table " + std::string(table) + ", row " + std::to_string(m_rowBase + static_cast<std::int64_t>(row) + 1)
+            + " skipped: " + why);
 }
 
 std::optional<SqliteStatement> NsysImport::select(
@@ -175,10 +178,181 @@ LaneIndex NsysImport::threadLane(std::int64_t globalTid)
     return it->second;
 }
 
+std::string RowRange::whereClause() const
+{
+    return whole ? std::string() : " WHERE rowid >= " + std::to_string(first) + " AND rowid <= " + std::to_string(last);
+}
+
+void NsysImport::setOpenMode(std::string path, bool withoutLocking, bool cutOff)
+{
+    m_path = std::move(path);
+    m_withoutLocking = withoutLocking;
+    m_cutOff = cutOff;
+}
+
+std::int64_t NsysImport::largestRowid(std::string_view table)
+{
+    auto statement = m_db.prepare("SELECT max(rowid) FROM \"" + std::string(table) + "\"");
+    if (statement && statement->step() == SqliteStatement::Step::Row)
+        return std::max<std::int64_t>(statement->integer(0), 0);
+    return 0;
+}
+
+void NsysImport::beginTable(std::string_view table, const RowRange& range)
+{
+    m_lanesReserved = 0;
+    m_rowBase = range.whole ? 0 : range.first - 1;
+    const std::int64_t rows = range.whole ? largestRowid(table) : range.last - range.first + 1;
+    m_tableRowsHint = std::min(static_cast<std::size_t>(std::max<std::int64_t>(rows, 0)), kMaxReservedEvents);
+}
+
+void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows)
+{
+    struct Task {
+        NsysTable table;
+        std::int64_t rows;
+    };
+    std::vector<Task> tasks;
+    std::int64_t total = 0;
+    for (const NsysTable table : { NsysTable::Kernel, NsysTable::Memcpy, NsysTable::Memset, NsysTable::Synchronization,
+             NsysTable::Runtime, NsysTable::Driver }) {
+        if (table == NsysTable::Driver && !has(nsysTableNames(table).front()))
+            continue; // not written by any nsys seen so far: not listed as missing
+        const auto name = tableName(table);
+        if (!name)
+            continue;
+        tasks.push_back(Task { table, largestRowid(*name) });
+        total += tasks.back().rows;
+    }
+    const auto isApi = [](NsysTable t) { return t == NsysTable::Runtime || t == NsysTable::Driver; };
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min(threads, kMaxThreads);
+    std::vector<std::unique_ptr<SqliteDatabase>> connections;
+    std::vector<std::unique_ptr<NsysImport>> workers;
+    if (threads > 1 && total >= parallelFromRows && !m_path.empty()) {
+        const std::vector<std::string> tables(m_tables.begin(), m_tables.end());
+        for (unsigned w = 0; w < threads; ++w) {
+            auto db = std::make_unique<SqliteDatabase>(m_path, m_withoutLocking);
+            if (!db->isOpen() || (m_cutOff && !db->tolerateCutOffFile()))
+                break;
+            auto worker = std::make_unique<NsysImport>(*db, m_fileName, tables, m_keepArgs);
+            worker->m_strings = m_strings.copyWithoutInterned();
+            connections.push_back(std::move(db));
+            workers.push_back(std::move(worker));
+        }
+    }
+    if (workers.size() < 2) {
+        for (const Task& task : tasks)
+            isApi(task.table) ? readApiCalls(task.table) : readGpuActivity(task.table);
+        return;
+    }
+    // Each worker reads the same share of every table: the shares take the same time, whatever the tables hold.
+    std::vector<std::thread> pool;
+    const auto count = static_cast<std::int64_t>(workers.size());
+    std::vector<std::vector<std::size_t>> lanesBeforeTask(workers.size()); // and after the last
+    for (std::int64_t w = 0; w < count; ++w) {
+        pool.emplace_back([&, w] {
+            NsysImport& worker = *workers[static_cast<std::size_t>(w)];
+            std::vector<std::size_t>& marks = lanesBeforeTask[static_cast<std::size_t>(w)];
+            for (const Task& task : tasks) {
+                marks.push_back(worker.m_trace.lanes.size());
+                const RowRange range { task.rows * w / count + 1, task.rows * (w + 1) / count, false };
+                if (range.last < range.first)
+                    continue;
+                isApi(task.table) ? worker.readApiCalls(task.table, range) : worker.readGpuActivity(task.table, range);
+            }
+            marks.push_back(worker.m_trace.lanes.size());
+        });
+    }
+    for (std::thread& t : pool)
+        t.join();
+    absorb(workers, lanesBeforeTask);
+}
+
+void NsysImport::absorb(
+    std::vector<std::unique_ptr<NsysImport>>& workers, const std::vector<std::vector<std::size_t>>& lanesBeforeTask)
+{
+    // First where each worker lane goes, in the order one thread would have made the lanes (table by table, and
+    // within a table in row order: worker 0's rows come first), and how much each lane receives; then one
+    // reservation per lane and one copy of each event.
+    std::vector<std::vector<LaneIndex>> targets(workers.size());
+    std::vector<std::vector<std::int64_t>> globalPidOf(workers.size());
+    std::vector<std::vector<std::int64_t>> globalTidOf(workers.size());
+    for (std::size_t w = 0; w < workers.size(); ++w) {
+        const NsysImport& worker = *workers[w];
+        targets[w].resize(worker.m_trace.lanes.size());
+        globalPidOf[w].resize(worker.m_trace.processes.size(), 0);
+        for (const auto& [globalPid, p] : worker.m_processes)
+            globalPidOf[w][p.value] = globalPid;
+        globalTidOf[w].resize(worker.m_trace.lanes.size(), 0);
+        for (const auto& [globalTid, lane] : worker.m_threadLanes)
+            globalTidOf[w][lane.value] = globalTid;
+    }
+    std::vector<std::size_t> incoming;
+    const std::size_t taskCount = lanesBeforeTask.empty() ? 0 : lanesBeforeTask.front().size() - 1;
+    for (std::size_t t = 0; t < taskCount; ++t) {
+        for (std::size_t w = 0; w < workers.size(); ++w) {
+            const Trace& src = workers[w]->m_trace;
+            for (std::size_t l = lanesBeforeTask[w][t]; l < lanesBeforeTask[w][t + 1]; ++l) {
+                const Lane& lane = src.lanes[l];
+                const LaneIndex to = lane.kind == LaneKind::GpuStream
+                    ? gpuLane(
+                        GpuKey { globalPidOf[w][lane.process.value], src.devices[lane.device.value].id, lane.stream })
+                    : threadLane(globalTidOf[w][l]);
+                targets[w][l] = to;
+                incoming.resize(m_trace.lanes.size(), 0);
+                incoming[to.value] += lane.events.size();
+            }
+        }
+    }
+    for (std::size_t l = 0; l < incoming.size(); ++l) {
+        std::vector<Event>& events = m_trace.lanes[l].events;
+        const bool fresh = events.capacity() == 0;
+        events.reserve(events.size() + incoming[l]);
+        if (fresh)
+            adviseHugePages(events.data(), events.capacity() * sizeof(Event));
+    }
+    for (std::size_t w = 0; w < workers.size(); ++w) {
+        NsysImport& worker = *workers[w];
+        Trace& src = worker.m_trace;
+        constexpr std::uint32_t kUnmapped = 0xffffffffu;
+        std::vector<std::uint32_t> names(src.strings.size(), kUnmapped);
+        std::vector<std::uint32_t> args(src.args.size(), kUnmapped);
+        for (std::size_t l = 0; l < src.lanes.size(); ++l) {
+            std::vector<Event>& from = src.lanes[l].events;
+            std::vector<Event>& to = m_trace.lanes[targets[w][l].value].events;
+            for (Event e : from) {
+                std::uint32_t& name = names[e.name.value];
+                if (name == kUnmapped)
+                    name = m_trace.strings.intern(src.strings.view(e.name)).value;
+                e.name = StringId { name };
+                if (e.args != kNoArgs) {
+                    std::uint32_t& a = args[e.args.value];
+                    if (a == kUnmapped)
+                        a = m_trace.addArgs(src.args[e.args.value]).value;
+                    e.args = ArgsId { a };
+                }
+                to.push_back(e);
+            }
+            std::vector<Event>().swap(from); // the worker's copy goes as soon as it is moved: the peak stays low
+        }
+        m_trace.skippedEvents += src.skippedEvents;
+        m_skippedWarnings += worker.m_skippedWarnings;
+        m_absorbedMissingNames += worker.m_strings.missing();
+        m_trace.warnings.insert(m_trace.warnings.end(), src.warnings.begin(), src.warnings.end());
+    }
+}
+
 ArgsId NsysImport::kernelArgs(const ArgsKey& key)
 {
-    if (const auto it = m_kernelArgs.find(key); it != m_kernelArgs.end())
+    // A kernel is often launched many times in a row: the same configuration as the row before.
+    if (m_lastArgs && m_lastArgs->first == key)
+        return m_lastArgs->second;
+    if (const auto it = m_kernelArgs.find(key); it != m_kernelArgs.end()) {
+        m_lastArgs = &*it;
         return it->second;
+    }
     // The keys Kineto writes for a kernel's launch configuration; identical configurations share one text.
     const auto* v = key.values;
     std::string json = "{\"grid\":[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2])
@@ -186,7 +360,7 @@ ArgsId NsysImport::kernelArgs(const ArgsKey& key)
         + "],\"registers per thread\":" + std::to_string(v[6]) + ",\"shared memory\":" + std::to_string(v[7] + v[8])
         + "}";
     const ArgsId id = m_trace.addArgs(std::move(json));
-    m_kernelArgs.emplace(key, id);
+    m_lastArgs = &*m_kernelArgs.emplace(key, id).first;
     return id;
 }
 
@@ -261,9 +435,8 @@ Trace NsysImport::finish()
         warn(std::to_string(m_unclosedRanges)
             + " NVTX ranges have no end (the capture stopped while they were open) and were skipped");
     }
-    if (m_strings.missing() > 0) {
-        warn(std::to_string(m_strings.missing()) + " names refer to ids that StringIds lacks: shown as [string N]");
-    }
+    if (const std::uint64_t missing = m_strings.missing() + m_absorbedMissingNames; missing > 0)
+        warn(std::to_string(missing) + " names refer to ids that StringIds lacks: shown as [string N]");
     if (m_skippedWarnings > 20)
         warn(std::to_string(m_skippedWarnings - 20) + " more rows were skipped");
     if (!m_missing.empty()) {

@@ -3,10 +3,12 @@
 
 #include "core/io/nsys/nsys_strings.h"
 #include "core/io/nsys/sqlite_database.h"
+#include "core/model/huge_pages.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -49,6 +51,14 @@ enum class NsysTable : std::uint8_t {
     Count,
 };
 
+/// Rows [first, last] by rowid (nsys numbers a table's rows 1, 2, ...), or the whole table.
+struct RowRange {
+    std::int64_t first = 0;
+    std::int64_t last = 0;
+    bool whole = true;
+    std::string whereClause() const;
+};
+
 /// One import of an nsys SQLite export into a Trace: a prepared statement per table, one pass each, rows
 /// routed straight into their lanes. Which tables and columns exist varies with the nsys version: a missing
 /// table or column is noted (missingTables()) and the rest is read.
@@ -60,10 +70,17 @@ public:
     bool looksLikeNsysExport() const;
     bool has(std::string_view table) const { return m_tables.count(std::string(table)) != 0; }
 
+    /// How the file was opened, for the connections of other threads.
+    void setOpenMode(std::string path, bool withoutLocking, bool cutOff);
+
     void readStrings();
     void readExportMetadata();
-    void readGpuActivity(NsysTable table);
-    void readApiCalls(NsysTable table);
+    void readGpuActivity(NsysTable table, RowRange range = {});
+    void readApiCalls(NsysTable table, RowRange range = {});
+    /// The GPU activity and API tables, on up to `threads` threads (0: as many as the machine runs at once) when
+    /// they hold many rows: each thread reads its share of each table's rows on a connection of its own into a
+    /// trace of its own, and the shares are joined in row order.
+    void readEventTables(unsigned threads, std::int64_t parallelFromRows);
     void readNvtx();
     void readRanks();
     /// Notes that the file was read without locking, another program holding a write lock on it.
@@ -106,6 +123,27 @@ private:
     LaneIndex gpuLane(const GpuKey& key);
     LaneIndex threadLane(std::int64_t globalTid);
     ArgsId kernelArgs(const ArgsKey& key);
+    /// Before a table's rows: how many it has at most (its largest rowid, found without reading it).
+    void beginTable(std::string_view table, const RowRange& range);
+    std::int64_t largestRowid(std::string_view table);
+    /// Moves the events the other threads read into this import's lanes, remapping names and args.
+    /// `lanesBeforeTask[w][t]`: how many lanes worker w had before it read its share of table t (and, last,
+    /// after the last table).
+    void absorb(std::vector<std::unique_ptr<NsysImport>>& workers,
+        const std::vector<std::vector<std::size_t>>& lanesBeforeTask);
+    /// Appends a row's event to its lane. The first lanes a table fills are given room for all its rows at once:
+    /// a vector that doubles as it grows touches twice its final memory, and the page faults on fresh memory cost
+    /// a quarter of an import. Room a lane does not use is address space only; its pages are never touched.
+    void addEvent(LaneIndex lane, const Event& e)
+    {
+        std::vector<Event>& events = m_trace.lanes[lane.value].events;
+        if (events.capacity() == 0 && m_lanesReserved < kLanesReservedPerTable) {
+            events.reserve(m_tableRowsHint);
+            adviseHugePages(events.data(), events.capacity() * sizeof(Event));
+            ++m_lanesReserved;
+        }
+        events.push_back(e);
+    }
     void skipRow(std::string_view table, std::uint64_t row, const std::string& why);
     void warn(std::string message);
     void mergeNestedApiDuplicates();
@@ -126,9 +164,22 @@ private:
     LaneIndex m_lastGpuLane;
     std::int64_t m_lastGlobalTid = -1;
     LaneIndex m_lastThreadLane;
-    std::unordered_map<ArgsKey, ArgsId, ArgsKeyHash> m_kernelArgs;
+    std::unordered_map<ArgsKey, ArgsId, ArgsKeyHash> m_kernelArgs; // element pointers stay valid as it grows
+    const std::pair<const ArgsKey, ArgsId>* m_lastArgs = nullptr;
     std::map<std::int64_t, std::string> m_nvtxThreadNames; // by globalTid, from nvtxNameOsThread
     std::map<std::int64_t, int> m_ranks; // by globalPid
+
+    static constexpr unsigned kMaxThreads = 4;
+    static constexpr int kLanesReservedPerTable = 4;
+    static constexpr std::size_t kMaxReservedEvents = std::size_t { 1 } << 25;
+    std::size_t m_tableRowsHint = 0;
+    int m_lanesReserved = 0;
+
+    std::string m_path;
+    bool m_withoutLocking = false;
+    bool m_cutOff = false;
+    std::int64_t m_rowBase = 0; // rowid of the row before the first one read from the current table
+    std::uint64_t m_absorbedMissingNames = 0;
 
     std::vector<std::string> m_missing; // "TABLE (what it holds)"
     std::uint64_t m_skippedWarnings = 0;

@@ -55,13 +55,9 @@ IoResult<Trace> NsysSqliteReader::readFile(const std::string& path, const NsysRe
         import.warnLocked();
     if (cutOff)
         import.warnCutOff();
+    import.setOpenMode(path, withoutLocking, cutOff);
     import.readStrings();
-    import.readGpuActivity(NsysTable::Kernel);
-    import.readGpuActivity(NsysTable::Memcpy);
-    import.readGpuActivity(NsysTable::Memset);
-    import.readGpuActivity(NsysTable::Synchronization);
-    import.readApiCalls(NsysTable::Runtime);
-    import.readApiCalls(NsysTable::Driver);
+    import.readEventTables(options.threads, options.parallelFromRows);
     import.readNvtx();
     import.readRanks();
     return import.finish();

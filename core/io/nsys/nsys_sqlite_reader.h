@@ -4,6 +4,7 @@
 #include "core/io/common/io_error.h"
 #include "core/model/trace.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,11 @@ struct NsysReadOptions {
     /// Keep each kernel's launch configuration (grid, block, registers, shared memory) and each NVTX event's
     /// domain as args, as Kineto writes them; identical configurations share one args text.
     bool keepArgs = true;
+    /// Threads that read the large tables, each its share of the rows on a connection of its own (0: as many
+    /// as the machine runs at once, at most 4; 1: the calling thread only).
+    unsigned threads = 0;
+    /// Event tables of fewer rows than this in all are read on the calling thread (the same events either way).
+    std::int64_t parallelFromRows = 200'000;
 };
 
 /// Reads the SQLite database `nsys export --type sqlite` writes (Nsight Systems 2021 and later; export schema 2.x

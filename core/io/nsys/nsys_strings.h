@@ -33,6 +33,16 @@ public:
     /// cudaLaunchKernel): the name the CUDA documentation, Kineto and nsys's own summaries use.
     StringId apiName(std::int64_t id, Trace& trace) { return intern(id, trace, m_apiNames, true); }
     std::size_t size() const { return m_entries.size(); }
+    /// The same strings, for another trace: nothing interned yet.
+    NsysStrings copyWithoutInterned() const
+    {
+        NsysStrings copy;
+        copy.m_buffer = m_buffer;
+        copy.m_entries = m_entries;
+        copy.m_names.assign(m_entries.size(), 0);
+        copy.m_apiNames.assign(m_entries.size(), 0);
+        return copy;
+    }
     std::uint64_t missing() const { return m_missing; }
 
     /// `name` without a trailing "_v" + at least four digits (the CUDA version that introduced the entry point).

@@ -81,7 +81,10 @@ SqliteDatabase::SqliteDatabase(const std::string& path, bool withoutLocking)
     // the shared lock that keeps it from reading a file halfway through another program's commit. immutable=1
     // takes no lock at all and reads the file as it is on disk.
     const std::string uri = sqliteUri(path, withoutLocking ? "mode=ro&immutable=1" : "mode=ro");
-    const int rc = sqlite3_open_v2(uri.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    // NOMUTEX: a connection is used by one thread at a time, so SQLite need not lock a mutex in every
+    // sqlite3_column_* call (a sixth of the import's time with it).
+    const int rc
+        = sqlite3_open_v2(uri.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         m_openError = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
         sqlite3_close(m_db);
