@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Nsight Systems SQLite import speed (DESIGN.md §8: >= 3 M GPU events/s with their API calls). A database shaped
+// Nsight Systems SQLite import speed (target: >= 3 M GPU events/s with their API calls, README). A database shaped
 // like `nsys export --type sqlite` (schema 3.x columns) with 2 M kernels and their 2 M cudaLaunchKernel rows, on
 // 4 threads and 4 streams, is generated once into a temporary file with the SQLite API, then imported.
 #include "core/io/nsys/nsys_sqlite_reader.h"

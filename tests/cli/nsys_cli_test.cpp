@@ -98,7 +98,7 @@ TEST(NsysReport, JsonReportOfAnExportGivesItsFigures)
     const auto doc = nlohmann::json::parse(out.str());
     ASSERT_EQ(doc["devices"].size(), 1u);
     const auto& device = doc["devices"][0];
-    // SOURCES.md (computed): span 22,453,059, busy 5,761, idle 22,447,298; both gaps wait for the host.
+    // Computed by hand: span 22,453,059, busy 5,761, idle 22,447,298; both gaps wait for the host.
     EXPECT_EQ(device["span_ns"], 22453059);
     EXPECT_EQ(device["busy_ns"], 5761);
     EXPECT_EQ(device["idle_ns"], 22447298);

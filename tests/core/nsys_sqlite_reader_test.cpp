@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // NsysSqliteReader on real Nsight Systems exports (tests/data/NOTICE.md): every event of nsys-ai's mock.sqlite
 // checked by hand against the rows of its tables, the GPU figures of pipit's saxpy export (schema 2.x, each call
-// in two RUNTIME rows) computed independently from the DESIGN.md §4 definitions (SOURCES.md, "computed"), and
-// CloverLeaf's kernels and copies against pipit's own reading of the same file (cloverleaf_gpu_trace.csv).
+// in two RUNTIME rows) computed independently from the definitions of docs/definitions.md, and CloverLeaf's
+// kernels and copies against pipit's own reading of the same file (cloverleaf_gpu_trace.csv).
 #include "core/analysis/analysis.h"
 #include "core/io/nsys/nsys_sqlite_reader.h"
 #include "core/io/trace_file.h"
@@ -157,7 +157,7 @@ TEST(NsysSqliteReaderMock, GpuFiguresAndGapCauses)
     const AnalysisResult result = analyze(trace, {});
     ASSERT_EQ(result.devices.size(), 1u);
     const DeviceFigures& d = result.devices[0];
-    // SOURCES.md (computed): 1,440 + 2,689 + 1,632 ns of activity between 1,517,727,052 and 1,540,180,111.
+    // Computed by hand: 1,440 + 2,689 + 1,632 ns of activity between 1,517,727,052 and 1,540,180,111.
     EXPECT_EQ(d.spanNs, 22'453'059);
     EXPECT_EQ(d.busyNs, 5'761);
     EXPECT_EQ(d.idleNs, 22'447'298);
@@ -230,7 +230,7 @@ TEST(NsysSqliteReaderSaxpy, DeviceFiguresOverTheGpuWindow)
     const AnalysisResult result = analyze(trace, {});
     ASSERT_EQ(result.devices.size(), 1u);
     const DeviceFigures& d = result.devices[0];
-    // SOURCES.md (computed, exact ns). nsys-tui and nsys-ai print 952.0 ms idle: kernels only.
+    // Computed independently (exact ns) from the definitions. nsys-tui and nsys-ai print 952.0 ms idle: kernels only.
     EXPECT_EQ(d.spanNs, 1'097'327'843);
     EXPECT_EQ(d.busyNs, 373'273'080);
     EXPECT_EQ(d.idleNs, 724'054'763);
