@@ -10,7 +10,7 @@ BUILD_DIR="${GAPSCOPE_BUILD_DIR:-$ROOT/build}"
 PACKAGES=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev libgl-dev fonts-dejavu-core
-  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
+  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libsqlite3-dev
 )
 
 missing=()

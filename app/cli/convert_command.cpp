@@ -8,7 +8,8 @@ int runConvert(const std::vector<std::string>& args, std::ostream& out, std::ost
 {
     if (args.size() != 2 || args[0].starts_with("-")) {
         err << "usage: gapscope convert IN OUT\n"
-               "  IN:  a trace GapScope reads (.json, .json.gz)\n"
+               "  IN:  a trace GapScope reads (.json, .json.gz, .gapscope, an Nsight Systems .sqlite export or\n"
+               "       .nsys-rep report)\n"
                "  OUT: .json or .json.gz (Chrome trace-event JSON in the Kineto dialect)\n";
         return 2;
     }

@@ -37,6 +37,9 @@ namespace {
 
 constexpr int kMaxRecentFiles = 10;
 const char* const kDemoFile = "resnet50_num_workers_0.pt.trace.json.gz";
+// What the viewer opens (core's loadTraceFile recognises each by its content; .nsys-rep through nsys).
+const char* const kTraceFileFilter
+    = "Traces (*.json *.json.gz *.gz *.gapscope *.sqlite *.nsys-rep *.qdrep);;All files (*)";
 
 } // namespace
 
@@ -150,15 +153,14 @@ void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open..."), this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Open traces"), {}, tr("Traces (*.json *.json.gz *.gz *.gapscope);;All files (*)"));
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open traces"), {}, tr(kTraceFileFilter));
         if (!files.isEmpty())
             openFiles(files);
     });
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("&Add Files to Timeline..."), this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Add traces (other ranks)"), {}, tr("Traces (*.json *.json.gz *.gz *.gapscope);;All files (*)"));
+        const QStringList files
+            = QFileDialog::getOpenFileNames(this, tr("Add traces (other ranks)"), {}, tr(kTraceFileFilter));
         if (!files.isEmpty())
             addFiles(files);
     });

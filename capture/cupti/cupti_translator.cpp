@@ -8,6 +8,8 @@
 #include <cstring>
 #include <memory>
 
+#include <unistd.h>
+
 namespace gapscope::capture {
 
 namespace {
@@ -76,32 +78,29 @@ CuptiTranslator::CuptiTranslator(NativeSink& sink)
     : m_sink(sink)
 { }
 
-std::size_t CuptiTranslator::recordSize(CUpti_ActivityKind kind)
+bool CuptiTranslator::isProgramOverhead(CUpti_ActivityOverheadKind kind)
 {
     switch (kind) {
-    case CUPTI_ACTIVITY_KIND_KERNEL:
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-        return sizeof(CUpti_ActivityKernel10);
-    case CUPTI_ACTIVITY_KIND_MEMCPY:
-        return sizeof(CUpti_ActivityMemcpy6);
-    case CUPTI_ACTIVITY_KIND_MEMCPY2:
-        return sizeof(CUpti_ActivityMemcpyPtoP4);
-    case CUPTI_ACTIVITY_KIND_MEMSET:
-        return sizeof(CUpti_ActivityMemset4);
-    case CUPTI_ACTIVITY_KIND_RUNTIME:
-    case CUPTI_ACTIVITY_KIND_DRIVER:
-        return sizeof(CUpti_ActivityAPI);
-    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
-        return sizeof(CUpti_ActivitySynchronization2);
-    case CUPTI_ACTIVITY_KIND_OVERHEAD:
-        return sizeof(CUpti_ActivityOverhead3);
-    case CUPTI_ACTIVITY_KIND_DEVICE:
-        return sizeof(CUpti_ActivityDevice5);
-    case CUPTI_ACTIVITY_KIND_CONTEXT:
-        return sizeof(CUpti_ActivityContext3);
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+        return true;
     default:
-        return 0;
+        return false;
     }
+}
+
+std::string CuptiTranslator::walkEndNote(CUptiResult status)
+{
+    if (status == CUPTI_ERROR_MAX_LIMIT_REACHED)
+        return {};
+    const char* text = nullptr;
+    std::string why = cuptiGetResultString(status, &text) == CUPTI_SUCCESS && text
+        ? std::string(text) + " (" + std::to_string(static_cast<int>(status)) + ")"
+        : "CUPTI error " + std::to_string(static_cast<int>(status));
+    return "reading a CUPTI activity buffer stopped early: " + why
+        + "; the rest of that buffer was not recorded (a record of a kind or size this CUPTI did not expect)";
 }
 
 std::string CuptiTranslator::demangle(const char* name)
@@ -146,34 +145,39 @@ void CuptiTranslator::learnContextDevice(std::uint32_t contextId, std::uint32_t 
     m_contextDevice[contextId] = static_cast<std::int32_t>(deviceId);
 }
 
+void CuptiTranslator::linkDriverCall(std::uint32_t driverCorrelation, std::uint32_t runtimeCorrelation)
+{
+    std::lock_guard lock(m_mutex);
+    // Bounded: links whose memset never shows up (its kind disabled later, a dropped record) go.
+    if (m_runtimeOfDriverCall.size() >= 65536)
+        m_runtimeOfDriverCall.clear();
+    m_runtimeOfDriverCall[driverCorrelation] = runtimeCorrelation;
+}
+
 bool CuptiTranslator::translate(const CUpti_Activity* record)
 {
     std::lock_guard lock(m_mutex);
     return translateLocked(record);
 }
 
-CuptiTranslator::BufferResult CuptiTranslator::translateBuffer(std::uint8_t* buffer, std::size_t validSize)
+CuptiTranslator::BufferResult CuptiTranslator::translateBuffer(
+    std::uint8_t* buffer, std::size_t validSize, std::int64_t startedNs, std::int64_t nowNs)
 {
     std::lock_guard lock(m_mutex);
     BufferResult result;
     CUpti_Activity* record = nullptr;
-    std::size_t consumedEnd = 0;
-    bool endKnown = true;
+    constexpr std::int64_t kHourNs = 3'600'000'000'000;
     for (;;) {
         result.status = cuptiActivityGetNextRecord(buffer, validSize, &record);
         if (result.status != CUPTI_SUCCESS)
             break;
         ++result.records;
+        const std::size_t eventsBefore = m_eventsAdded;
         if (translateLocked(record))
             ++result.translated;
-        const std::size_t size = recordSize(record->kind);
-        endKnown = size != 0;
-        consumedEnd = static_cast<std::size_t>(reinterpret_cast<std::uint8_t*>(record) - buffer) + size;
-    }
-    // cuptiActivityGetNextRecord stops silently before a record cut short: count what it left.
-    if (endKnown && validSize > consumedEnd) {
-        result.truncatedBytes = validSize - consumedEnd;
-        m_counters.truncatedBytes += result.truncatedBytes;
+        if (nowNs != 0 && m_eventsAdded != eventsBefore
+            && (m_lastStart < startedNs - kHourNs || m_lastStart > nowNs + kHourNs))
+            ++result.farFromClock;
     }
     return result;
 }
@@ -228,6 +232,23 @@ void CuptiTranslator::addEvent(std::int64_t start, std::int64_t end, std::uint64
 {
     m_sink.addEvent(native::EventRecord { start, end, bytes, lane, name, correlation, args,
         static_cast<std::int16_t>(device), static_cast<std::uint8_t>(code), copy });
+    ++m_eventsAdded;
+    m_lastStart = start;
+}
+
+std::int64_t CuptiTranslator::streamLane(std::uint32_t deviceId, std::uint32_t contextId, std::uint32_t streamId)
+{
+    const std::uint32_t primary = m_primaryContext.try_emplace(deviceId, contextId).first->second;
+    if (primary == contextId)
+        return streamId;
+    const std::int64_t lane = (static_cast<std::int64_t>(contextId) << 32) | streamId;
+    if (m_namedStreams.emplace(lane, deviceId).second) {
+        m_sink.addMetadata(native::MetadataRecord { static_cast<std::uint32_t>(native::MetadataKey::StreamName),
+            static_cast<std::int32_t>(deviceId), lane, 0,
+            m_sink.internString("stream " + std::to_string(streamId) + " (context " + std::to_string(contextId) + ")"),
+            0 });
+    }
+    return lane;
 }
 
 std::uint32_t CuptiTranslator::cached(
@@ -267,8 +288,9 @@ void CuptiTranslator::addKernel(const CUpti_ActivityKernel10& k)
             + ",\"shared memory\":" + std::to_string(sharedMemory) + "}";
         argsIt->second = m_sink.internString(json);
     }
-    addEvent(static_cast<std::int64_t>(k.start), static_cast<std::int64_t>(k.end), 0, k.streamId, kernelName(k.name),
-        k.correlationId, argsIt->second, static_cast<std::int32_t>(k.deviceId), native::EventCode::Kernel, 0);
+    addEvent(static_cast<std::int64_t>(k.start), static_cast<std::int64_t>(k.end), 0,
+        streamLane(k.deviceId, k.contextId, k.streamId), kernelName(k.name), k.correlationId, argsIt->second,
+        static_cast<std::int32_t>(k.deviceId), native::EventCode::Kernel, 0);
 }
 
 void CuptiTranslator::addMemcpy(const CUpti_ActivityMemcpy6& m)
@@ -286,8 +308,9 @@ void CuptiTranslator::addMemcpy(const CUpti_ActivityMemcpy6& m)
     // one the gap analysis reasons about; correlationId names the driver call underneath.
     const std::uint32_t correlation = m.runtimeCorrelationId != 0 ? m.runtimeCorrelationId : m.correlationId;
     const std::uint8_t copy = m.copyKind <= CUPTI_ACTIVITY_MEMCPY_KIND_PTOP ? m.copyKind : 0;
-    addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes, m.streamId, name,
-        correlation, 0, static_cast<std::int32_t>(m.deviceId), native::EventCode::Memcpy, copy);
+    addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes,
+        streamLane(m.deviceId, m.contextId, m.streamId), name, correlation, 0, static_cast<std::int32_t>(m.deviceId),
+        native::EventCode::Memcpy, copy);
 }
 
 void CuptiTranslator::addPeerMemcpy(const CUpti_ActivityMemcpyPtoP4& m)
@@ -305,8 +328,9 @@ void CuptiTranslator::addPeerMemcpy(const CUpti_ActivityMemcpyPtoP4& m)
     const std::uint32_t args = cached(m_fixedNames, argsKey,
         "{\"src device\":" + std::to_string(m.srcDeviceId) + ",\"dst device\":" + std::to_string(m.dstDeviceId) + "}");
     const std::uint8_t copy = m.copyKind <= CUPTI_ACTIVITY_MEMCPY_KIND_PTOP ? m.copyKind : 0;
-    addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes, m.streamId, name,
-        m.correlationId, args, static_cast<std::int32_t>(m.deviceId), native::EventCode::Memcpy, copy);
+    addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes,
+        streamLane(m.deviceId, m.contextId, m.streamId), name, m.correlationId, args,
+        static_cast<std::int32_t>(m.deviceId), native::EventCode::Memcpy, copy);
 }
 
 void CuptiTranslator::addMemset(const CUpti_ActivityMemset4& m)
@@ -317,8 +341,14 @@ void CuptiTranslator::addMemset(const CUpti_ActivityMemset4& m)
         return;
     const std::uint32_t name
         = cached(m_fixedNames, (4ull << 48) | m.memoryKind, std::string("Memset (") + memoryName(m.memoryKind) + ")");
-    addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes, m.streamId, name,
-        m.correlationId, 0, static_cast<std::int32_t>(m.deviceId), native::EventCode::Memset, 0);
+    std::uint32_t correlation = m.correlationId;
+    if (auto it = m_runtimeOfDriverCall.find(m.correlationId); it != m_runtimeOfDriverCall.end()) {
+        correlation = it->second;
+        m_runtimeOfDriverCall.erase(it);
+    }
+    addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes,
+        streamLane(m.deviceId, m.contextId, m.streamId), name, correlation, 0, static_cast<std::int32_t>(m.deviceId),
+        native::EventCode::Memset, 0);
 }
 
 void CuptiTranslator::addApiCall(const CUpti_ActivityAPI& a, bool runtime)
@@ -348,15 +378,30 @@ void CuptiTranslator::addSynchronization(const CUpti_ActivitySynchronization2& s
         return;
     const std::uint32_t name
         = cached(m_fixedNames, (6ull << 48) | static_cast<std::uint32_t>(s.type), synchronizationName(s.type));
-    const std::int64_t stream = s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? native::kNoStream : s.streamId;
+    const std::int32_t device = deviceOfContext(s.contextId);
+    const std::int64_t stream = s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE
+        ? native::kNoStream
+        : streamLane(static_cast<std::uint32_t>(device), s.contextId, s.streamId);
     addEvent(static_cast<std::int64_t>(s.start), static_cast<std::int64_t>(s.end), 0, stream, name, s.correlationId, 0,
-        deviceOfContext(s.contextId), native::EventCode::Sync, 0);
+        device, native::EventCode::Sync, 0);
 }
 
 void CuptiTranslator::addOverhead(const CUpti_ActivityOverhead3& o)
 {
+    std::free(o.overheadData); // the client's to free (cupti_activity.h); nothing in it is recorded
     if (!hasTimestamps(o.start, o.end))
         return;
+    const bool onThread = o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS;
+    if (isProgramOverhead(o.overheadKind)) {
+        // The program's own cost (it would pay it without GapScope): on its thread, as program work.
+        const std::uint32_t name = cached(
+            m_fixedNames, (7ull << 48) | static_cast<std::uint32_t>(o.overheadKind), overheadName(o.overheadKind));
+        // Not tied to a thread (a device or context object): the main thread's lane (its tid is the pid).
+        const std::int64_t lane = onThread ? static_cast<std::int64_t>(o.objectId.pt.threadId) : ::getpid();
+        addEvent(static_cast<std::int64_t>(o.start), static_cast<std::int64_t>(o.end), 0, lane, name, o.correlationId,
+            0, -1, native::EventCode::Other, 0);
+        return;
+    }
     const std::uint32_t name
         = cached(m_fixedNames, (7ull << 48) | static_cast<std::uint32_t>(o.overheadKind), overheadName(o.overheadKind));
     std::uint32_t args = 0;
@@ -375,6 +420,7 @@ void CuptiTranslator::addOverhead(const CUpti_ActivityOverhead3& o)
 void CuptiTranslator::addDevice(const CUpti_ActivityDevice5& d)
 {
     const std::string name = d.name ? d.name : "";
+    std::free(const_cast<char*>(d.name)); // the client's to free (cupti_activity.h)
     // Kineto's deviceProperties keys.
     std::string json = "{\"id\":" + std::to_string(d.id) + ",\"name\":";
     appendJsonString(json, name);

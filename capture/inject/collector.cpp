@@ -2,6 +2,7 @@
 #include "capture/inject/collector.h"
 
 #include "capture/collector_env.h"
+#include "capture/inject/collector_clock.h"
 
 #if GAPSCOPE_COLLECTOR_HAVE_CUPTI
 #include <cupti.h>
@@ -17,7 +18,10 @@
 #include <iterator>
 
 #include <dirent.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 namespace gapscope::capture {
@@ -53,6 +57,32 @@ std::int32_t rankFromEnvironment()
     return -1;
 }
 
+/// The clock every timestamp is taken on (found once, in findClock()).
+CollectorClock g_clock;
+/// The flush thread's eventfd, for the signal handler; -1 when no flush thread runs.
+std::atomic<int> g_wakeFd { -1 };
+/// The terminating signal the flush thread is to handle; 0 when none.
+volatile sig_atomic_t g_pendingSignal = 0;
+constexpr int kTerminatingSignals[] = { SIGINT, SIGTERM };
+
+/// Async-signal-safe: hands the signal to the flush thread, which runs the exit flush and then
+/// ends the program with it. A second signal (or none to hand it to) takes the default action now.
+void onTerminatingSignal(int signal)
+{
+    const int savedErrno = errno;
+    const int fd = g_wakeFd.load(std::memory_order_relaxed);
+    if (fd < 0 || g_pendingSignal != 0) {
+        ::signal(signal, SIG_DFL);
+        ::raise(signal);
+        errno = savedErrno;
+        return;
+    }
+    g_pendingSignal = signal;
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t written = ::write(fd, &one, sizeof(one));
+    errno = savedErrno;
+}
+
 void exitHandler()
 {
     try {
@@ -72,14 +102,29 @@ Collector& Collector::instance()
 
 std::int64_t Collector::now()
 {
+    return readClock(g_clock.clock) + g_clock.offsetNs;
+}
+
+void Collector::findClock()
+{
 #if GAPSCOPE_COLLECTOR_HAVE_CUPTI
-    std::uint64_t timestamp = 0;
-    if (cuptiGetTimestamp(&timestamp) == CUPTI_SUCCESS)
-        return static_cast<std::int64_t>(timestamp);
+    // The only cuptiGetTimestamp call: its first call also pays CUPTI's ~0.3 ms of setup here, not
+    // inside the program's first range.
+    std::uint64_t cupti = 0;
+    if (cuptiGetTimestamp(&cupti) != CUPTI_SUCCESS)
+        return; // CLOCK_REALTIME, CUPTI's clock on Linux
+    g_clock = chooseCollectorClock(static_cast<std::int64_t>(cupti), readClock(CLOCK_REALTIME),
+        readClock(CLOCK_MONOTONIC_RAW), readClock(CLOCK_MONOTONIC));
+    if (!g_clock.matched) {
+        m_clockNote = "CUPTI's timestamps match no POSIX clock here (they are "
+            + std::to_string(g_clock.offsetNs / 1'000'000'000) + " s from CLOCK_REALTIME): the collector times NVTX "
+            + "calls with CLOCK_REALTIME moved onto them";
+    } else if (g_clock.clock != CLOCK_REALTIME) {
+        m_clockNote = std::string("CUPTI's timestamps are on ") + g_clock.name
+            + " here (as on WSL), not CLOCK_REALTIME: NVTX calls are timed on it too, and the recording window was "
+              "converted to it";
+    }
 #endif
-    timespec ts {};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return std::int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
 Collector::Collector()
@@ -91,12 +136,64 @@ Collector::Collector()
     m_flushIntervalMs = static_cast<int>(envInteger(kEnvFlushIntervalMs, kDefaultFlushIntervalMs));
     if (m_flushIntervalMs < 1)
         m_flushIntervalMs = kDefaultFlushIntervalMs;
+    findClock();
+    // The launcher's window is on CLOCK_REALTIME: move it onto the collector's clock.
+    const std::int64_t realtimeToCollector
+        = g_clock.clock == CLOCK_REALTIME ? g_clock.offsetNs : now() - readClock(CLOCK_REALTIME);
     m_windowFrom = envInteger(kEnvRecordFromNs, INT64_MIN);
     m_windowUntil = envInteger(kEnvRecordUntilNs, INT64_MAX);
-    now(); // CUPTI's first timestamp costs ~0.3 ms of setup: pay it here, not inside the first range
+    if (m_windowFrom != INT64_MIN)
+        m_windowFrom += realtimeToCollector;
+    if (m_windowUntil != INT64_MAX)
+        m_windowUntil += realtimeToCollector;
     openFile();
     registerExitHandler();
     pthread_atfork(&Collector::prepareFork, &Collector::parentAfterFork, &Collector::childAfterFork);
+    installSignalHandlers();
+}
+
+void Collector::installSignalHandlers()
+{
+    for (const int signal : kTerminatingSignals) {
+        struct sigaction previous { };
+        if (::sigaction(signal, nullptr, &previous) != 0)
+            continue;
+        // Only where the program left the default action: its own handler (Python's, a server's
+        // graceful stop) is its business, and an ignored signal stays ignored.
+        if ((previous.sa_flags & SA_SIGINFO) != 0 || previous.sa_handler != SIG_DFL)
+            continue;
+        struct sigaction action { };
+        action.sa_handler = &onTerminatingSignal;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESTART;
+        ::sigaction(signal, &action, nullptr);
+    }
+}
+
+void Collector::exitOnSignal(int signal)
+{
+    const char* name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+    // The program may be exiting already: its exit handler then holds the state lock and waits for
+    // this thread, and finishes the exit flush itself; the signal is dropped, the program ends by exit.
+    while (!m_stateMutex.try_lock()) {
+        if (m_shutDown.load(std::memory_order_acquire))
+            return;
+        ::usleep(1000);
+    }
+    if (m_shutDown.load(std::memory_order_acquire)) {
+        m_stateMutex.unlock();
+        return;
+    }
+    addNote(std::string("the program received ") + name
+        + ": the collector flushed and closed this file, then let the signal end the program");
+    shutdownLocked();
+    m_stateMutex.unlock();
+    ::signal(signal, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    ::kill(::getpid(), signal);
 }
 
 void Collector::openFile()
@@ -126,6 +223,8 @@ void Collector::openFile()
     m_flushName = writer->internString("GapScope flush");
     m_writer.store(writer, std::memory_order_release);
     writeProcessMetadata();
+    if (!m_clockNote.empty())
+        addNote(m_clockNote);
     writer->flush(); // who this process is, on disk at once: it may die before the first flush
     startFlushThread();
 }
@@ -194,6 +293,17 @@ void Collector::setCuptiStatus(bool active, const std::string& detail)
     addMetadataText(native::MetadataKey::CuptiStatus, detail, active ? 1 : 0);
 }
 
+void Collector::noteThreadName(std::int64_t tid, const std::string& name, bool exiting)
+{
+    NativeStreamWriter* w = writer();
+    if (!w
+        || !m_threadNames->note(
+            tid, name, exiting ? ThreadNameBook::Source::ThreadExit : ThreadNameBook::Source::ThreadStart))
+        return;
+    w->addMetadata(
+        { static_cast<std::uint32_t>(native::MetadataKey::ThreadOsName), -1, tid, 0, w->internString(name), 0 });
+}
+
 void Collector::setCudaHooks(CudaHooks hooks)
 {
     m_cudaHooks.store(new CudaHooks(hooks), std::memory_order_release); // leaked on purpose: used until exit
@@ -211,11 +321,9 @@ void Collector::registerExitHandler()
 
 void Collector::startFlushThread()
 {
-    {
-        std::lock_guard lock(m_loopMutex);
-        m_stopFlushing = false;
-        m_loopWake = new std::condition_variable();
-    }
+    m_stopFlushing.store(false);
+    m_wakeFd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    g_wakeFd.store(m_wakeFd);
     m_flushThread = new std::thread([this] {
         try {
             flushLoop();
@@ -230,14 +338,21 @@ void Collector::flushLoop()
 {
     constexpr int kThreadNameEvery = 7; // reading /proc for thread names about once a second is plenty
     int iteration = 0;
-    std::unique_lock lock(m_loopMutex);
-    while (!m_stopFlushing) {
-        m_loopWake->wait_for(lock, std::chrono::milliseconds(m_flushIntervalMs), [this] { return m_stopFlushing; });
-        if (m_stopFlushing)
+    while (!m_stopFlushing.load(std::memory_order_acquire)) {
+        pollfd wake { m_wakeFd, POLLIN, 0 };
+        if (m_wakeFd >= 0 && ::poll(&wake, 1, m_flushIntervalMs) > 0) {
+            std::uint64_t count = 0;
+            [[maybe_unused]] const ssize_t got = ::read(m_wakeFd, &count, sizeof(count));
+        } else if (m_wakeFd < 0) {
+            ::usleep(static_cast<useconds_t>(m_flushIntervalMs) * 1000);
+        }
+        if (m_stopFlushing.load(std::memory_order_acquire))
             break;
-        lock.unlock();
+        if (const int signal = g_pendingSignal; signal != 0) {
+            exitOnSignal(signal);
+            return;
+        }
         flushOnce(false, iteration++ % kThreadNameEvery == 0);
-        lock.lock();
     }
 }
 
@@ -247,7 +362,8 @@ void Collector::flushOnce(bool forcedCupti, bool refreshNames)
     if (!w)
         return;
     const std::int64_t start = now();
-    if (CudaHooks* hooks = m_cudaHooks.load(std::memory_order_acquire); hooks && hooks->flush)
+    CudaHooks* hooks = m_cudaHooks.load(std::memory_order_acquire);
+    if (hooks && hooks->flush)
         hooks->flush(forcedCupti);
     if (refreshNames)
         refreshThreadNames(*w);
@@ -255,6 +371,9 @@ void Collector::flushOnce(bool forcedCupti, bool refreshNames)
     // Its own cost goes in the next flush: nobody should take profiler time for the program's.
     w->addEvent({ start, now(), 0, native::kCollectorLane, m_flushName, 0, 0, -1,
         static_cast<std::uint8_t>(native::EventCode::Overhead), 0 });
+    // Zeroing the spare CUPTI buffers is the collector's cost too, but not the flush's: after it.
+    if (hooks && hooks->refill)
+        hooks->refill();
 }
 
 void Collector::flushNow(bool forcedCupti)
@@ -274,10 +393,8 @@ void Collector::refreshThreadNames(NativeStreamWriter& w)
         std::string comm = readSmallFile(std::string("/proc/self/task/") + entry->d_name + "/comm");
         while (!comm.empty() && comm.back() == '\n')
             comm.pop_back();
-        std::string& known = m_threadComms[tid];
-        if (comm.empty() || comm == known)
+        if (!m_threadNames->note(tid, comm, ThreadNameBook::Source::ProcScan))
             continue;
-        known = comm;
         w.addMetadata(
             { static_cast<std::uint32_t>(native::MetadataKey::ThreadOsName), -1, tid, 0, w.internString(comm), 0 });
     }
@@ -287,15 +404,21 @@ void Collector::refreshThreadNames(NativeStreamWriter& w)
 void Collector::shutdown()
 {
     std::lock_guard lock(m_stateMutex);
+    shutdownLocked();
+}
+
+void Collector::shutdownLocked()
+{
     if (m_shutDown.exchange(true))
         return;
     if (m_flushThread && m_flushThreadPid == ::getpid()) {
-        {
-            std::lock_guard loopLock(m_loopMutex);
-            m_stopFlushing = true;
-        }
-        m_loopWake->notify_all();
-        m_flushThread->join();
+        m_stopFlushing.store(true, std::memory_order_release);
+        g_wakeFd.store(-1);
+        const std::uint64_t one = 1;
+        [[maybe_unused]] const ssize_t written = ::write(m_wakeFd, &one, sizeof(one));
+        // A terminating signal runs this on the flush thread itself, which cannot join itself.
+        if (m_flushThread->get_id() != std::this_thread::get_id())
+            m_flushThread->join();
     }
     NativeStreamWriter* w = m_writer.load(std::memory_order_acquire);
     if (!w)
@@ -304,6 +427,9 @@ void Collector::shutdown()
     if (auto close = m_nvtxShutdown.load(std::memory_order_acquire))
         close(end);
     CudaHooks* hooks = m_cudaHooks.load(std::memory_order_acquire);
+    // Kinds off first, then the one forced flush: complete records only (issue #18 item 7).
+    if (hooks && hooks->stop)
+        hooks->stop();
     if (hooks && hooks->flush)
         hooks->flush(true);
     if (hooks && hooks->finalize)
@@ -320,27 +446,27 @@ void Collector::shutdown()
 
 void Collector::prepareFork()
 {
-    Collector& c = instance();
-    c.m_stateMutex.lock();
-    c.m_loopMutex.lock();
+    instance().m_stateMutex.lock();
 }
 
 void Collector::parentAfterFork()
 {
-    Collector& c = instance();
-    c.m_loopMutex.unlock();
-    c.m_stateMutex.unlock();
+    instance().m_stateMutex.unlock();
 }
 
 void Collector::childAfterFork()
 {
     Collector& c = instance();
-    c.m_loopMutex.unlock();
     c.m_stateMutex.unlock();
     // The parent's writer, buffers and flush thread belong to the parent: the child leaves them be
     // (their locks may be held by threads that do not exist here) and opens its own file lazily.
     c.m_flushThread = nullptr;
-    c.m_threadComms.clear();
+    g_wakeFd.store(-1); // the parent's eventfd: a signal here must not wake the parent's thread
+    if (c.m_wakeFd >= 0)
+        ::close(c.m_wakeFd);
+    c.m_wakeFd = -1;
+    g_pendingSignal = 0;
+    c.m_threadNames = new ThreadNameBook(); // the parent's may be locked by a thread the child lacks
     c.m_cudaHooks.store(nullptr); // CUPTI state does not survive fork(); a child that inits CUDA sets it again
     const bool wasRecording = c.m_writer.exchange(nullptr) != nullptr;
     c.m_reopenAfterFork.store(wasRecording && !c.m_shutDown.load());

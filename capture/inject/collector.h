@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "capture/inject/thread_name_book.h"
 #include "capture/stream/native_stream_writer.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -19,19 +18,27 @@ struct CudaHooks {
     /// cuptiActivityFlushAll (forced or not), then hand CUPTI's dropped count and the
     /// translator's counters to the writer.
     void (*flush)(bool forced) = nullptr;
-    /// Unsubscribe and cuptiFinalize: 13.0-13.1 crash at unload otherwise (DESIGN.md §6).
+    /// Once, at exit, before the last flush: disable the activity kinds, so that a forced flush
+    /// hands back complete records only (NVIDIA's injection sample does the same).
+    void (*stop)() = nullptr;
+    /// After the last flush: detach CUPTI where this CUPTI version needs it (13.0-13.1 crash at
+    /// unload otherwise), from an API-exit callback, with a timeout. Issue #18 item 2.
     void (*finalize)() = nullptr;
+    /// Spare buffers zeroed on the flush thread (issue #18 item 10).
+    void (*refill)() = nullptr;
 };
 
 /// The collector of one process, shared by the NVTX and the CUDA injection entry points (the
 /// driver and NVTX load the same .so once, so both see this one instance).
 ///
 /// Started by the first entry point that runs: reads the launcher's environment
-/// (collector_env.h), creates the per-process file, writes what it knows about the process, and
-/// starts a thread that flushes every GAPSCOPE_FLUSH_INTERVAL_MS, recording its own time as
-/// Overhead events on the collector lane. At exit it stops the thread, closes open NVTX ranges,
-/// force-flushes CUPTI, finalizes it and closes the file. After fork() the child gets a file of
-/// its own when it first records something.
+/// (collector_env.h), finds CUPTI's clock (collector_clock.h), creates the per-process file, writes
+/// what it knows about the process, and starts a thread that flushes every
+/// GAPSCOPE_FLUSH_INTERVAL_MS, recording its own time as Overhead events on the collector lane. At
+/// exit it stops the thread, closes open NVTX ranges, stops and flushes CUPTI, finalizes it where
+/// needed and closes the file. SIGINT and SIGTERM, where the program left them to their default
+/// action, run the same exit flush on the flush thread and then end the program with the signal.
+/// After fork() the child gets a file of its own when it first records something.
 ///
 /// Never throws to its callers' callers: the C entry points catch everything.
 class Collector {
@@ -43,13 +50,16 @@ public:
     NativeStreamWriter* writer();
     /// RecordKind bits the launcher asked for.
     std::uint32_t kinds() const { return m_kinds; }
-    /// Now, on the clock of every timestamp in the file (cuptiGetTimestamp when built with CUPTI).
+    /// Now, on the clock of every timestamp in the file (CUPTI's, found once at start). Never
+    /// calls CUPTI.
     static std::int64_t now();
 
     /// Says what went wrong on stderr and in the file; recording goes on.
     void reportError(const std::string& message);
     void addNote(const std::string& message);
     void setCuptiStatus(bool active, const std::string& detail);
+    /// The thread's OS name as read on the thread itself (see ThreadNameBook).
+    void noteThreadName(std::int64_t tid, const std::string& name, bool exiting);
 
     void setCudaHooks(CudaHooks hooks);
     /// Called at exit with the exit time, to record NVTX ranges still open.
@@ -62,9 +72,12 @@ public:
     void flushNow(bool forcedCupti);
     /// The exit handler: idempotent.
     void shutdown();
+    /// Set once shutdown has begun.
+    bool shuttingDown() const { return m_shutDown.load(std::memory_order_acquire); }
 
 private:
     Collector();
+    void findClock();
     void openFile();
     void writeProcessMetadata();
     void startFlushThread();
@@ -72,6 +85,10 @@ private:
     void flushOnce(bool forcedCupti, bool refreshThreadNames);
     void refreshThreadNames(NativeStreamWriter& writer);
     void addMetadataText(native::MetadataKey key, const std::string& text, std::int64_t number = 0);
+    void installSignalHandlers();
+    void exitOnSignal(int signal);
+    /// shutdown() with m_stateMutex held.
+    void shutdownLocked();
     static void prepareFork();
     static void parentAfterFork();
     static void childAfterFork();
@@ -82,6 +99,7 @@ private:
     int m_flushIntervalMs = 0;
     std::int64_t m_windowFrom = INT64_MIN;
     std::int64_t m_windowUntil = INT64_MAX;
+    std::string m_clockNote;
 
     /// Guards (re)opening and shutdown; held across fork() so the child can take it over.
     std::mutex m_stateMutex;
@@ -94,15 +112,15 @@ private:
     std::atomic<CudaHooks*> m_cudaHooks { nullptr };
     std::atomic<void (*)(std::int64_t)> m_nvtxShutdown { nullptr };
 
-    std::mutex m_loopMutex;
-    /// New for each flush thread: a child after fork() must not wait on a condition variable whose
-    /// state names the parent's waiter.
-    std::condition_variable* m_loopWake = nullptr;
-    bool m_stopFlushing = false;
+    /// eventfd that wakes the flush thread (shutdown, a terminating signal). New for each flush
+    /// thread: a child after fork() must not share its parent's.
+    int m_wakeFd = -1;
+    std::atomic<bool> m_stopFlushing { false };
     /// Heap-held and never deleted: after fork() the child must not touch the parent's thread object.
     std::thread* m_flushThread = nullptr;
     pid_t m_flushThreadPid = 0;
-    std::map<std::int64_t, std::string> m_threadComms;
+    /// Heap-held: after fork() the child replaces it (its lock may be held by a thread it lacks).
+    ThreadNameBook* m_threadNames = new ThreadNameBook();
 };
 
 } // namespace gapscope::capture

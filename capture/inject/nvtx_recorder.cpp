@@ -5,12 +5,14 @@
 #include "capture/inject/collector.h"
 
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <mutex>
 #include <vector>
 
 namespace gapscope::capture::nvtx {
@@ -37,7 +39,8 @@ struct ThreadState {
     }
 };
 
-Domain g_defaultDomain;
+// Never destroyed: threads may record into the default domain while static destructors run.
+Domain* const g_defaultDomain = new Domain();
 // Leaked on purpose: threads may call in while the process exits.
 std::mutex* g_mutex = new std::mutex(); // guards the lists below
 std::vector<ThreadState*>* g_threads = new std::vector<ThreadState*>();
@@ -52,7 +55,7 @@ thread_local ThreadState* t_state = nullptr;
 
 const Domain* domainOf(nvtxDomainHandle_t handle)
 {
-    return handle ? reinterpret_cast<const Domain*>(handle) : &g_defaultDomain;
+    return handle ? reinterpret_cast<const Domain*>(handle) : g_defaultDomain;
 }
 
 std::string toUtf8(const wchar_t* text)
@@ -87,6 +90,16 @@ namespace {
 
 void threadExited(void* state);
 
+/// The calling thread's name as the kernel knows it (prctl reads it on the thread itself: works
+/// when /proc is not readable, and before the thread is gone).
+std::string ownThreadName()
+{
+    char name[17] = {};
+    if (::prctl(PR_GET_NAME, name, 0, 0, 0) != 0)
+        return {};
+    return name;
+}
+
 ThreadState& threadState()
 {
     if (t_state)
@@ -99,6 +112,7 @@ ThreadState& threadState()
     }
     pthread_setspecific(g_threadKey, state);
     t_state = state;
+    Collector::instance().noteThreadName(state->tid, ownThreadName(), false);
     return *state;
 }
 
@@ -153,6 +167,9 @@ void threadExited(void* opaque)
 {
     auto* state = static_cast<ThreadState*>(opaque);
     try {
+        // Its name as it leaves: a thread that renamed itself after its first range, and ended
+        // before the next /proc scan, keeps the name it had last (issue #16 item 19).
+        Collector::instance().noteThreadName(state->tid, ownThreadName(), true);
         if (NativeStreamWriter* writer = Collector::instance().writer())
             closeThreadRanges(*state, *writer, Collector::now());
         std::lock_guard lock(*g_mutex);
@@ -273,11 +290,14 @@ OpenRange describe(const Domain* domain, std::string message)
 
 // ---- the operations every handler maps to -----------------------------------------------------
 
+// Each operation asks for the writer before it reads the clock: after exit there is nothing to
+// time (issue #18 item 12).
+
 int push(OpenRange range)
 {
-    const std::int64_t now = Collector::now();
     if (!Collector::instance().writer())
         return 0;
+    const std::int64_t now = Collector::now();
     ThreadState& state = threadState();
     std::lock_guard lock(state.mutex);
     auto& stack = state.stack(range.domain);
@@ -288,10 +308,10 @@ int push(OpenRange range)
 
 int pop(const Domain* domain)
 {
-    const std::int64_t now = Collector::now();
     NativeStreamWriter* writer = Collector::instance().writer();
     if (!writer)
         return -1;
+    const std::int64_t now = Collector::now();
     ThreadState& state = threadState();
     std::lock_guard lock(state.mutex);
     auto& stack = state.stack(domain);
@@ -304,9 +324,9 @@ int pop(const Domain* domain)
 
 nvtxRangeId_t start(OpenRange range)
 {
-    range.start = Collector::now();
     if (!Collector::instance().writer())
         return 0;
+    range.start = Collector::now();
     const nvtxRangeId_t id = g_nextRangeId.fetch_add(1);
     const std::int64_t tid = threadState().tid; // drawn on the thread that started it
     std::lock_guard lock(*g_mutex);
@@ -316,10 +336,10 @@ nvtxRangeId_t start(OpenRange range)
 
 void end(nvtxRangeId_t id)
 {
-    const std::int64_t now = Collector::now();
     NativeStreamWriter* writer = Collector::instance().writer();
     if (!writer)
         return;
+    const std::int64_t now = Collector::now();
     std::pair<std::int64_t, OpenRange> started;
     {
         std::lock_guard lock(*g_mutex);
@@ -335,10 +355,10 @@ void end(nvtxRangeId_t id)
 
 void mark(const OpenRange& range)
 {
-    const std::int64_t now = Collector::now();
     NativeStreamWriter* writer = Collector::instance().writer();
     if (!writer)
         return;
+    const std::int64_t now = Collector::now();
     ThreadState& state = threadState();
     emit(state, *writer, now, now, range, native::EventCode::NvtxMark, state.tid);
 }
@@ -396,9 +416,14 @@ void childAfterFork()
 
 void installHooks()
 {
-    pthread_key_create(&g_threadKey, &threadExited);
-    pthread_atfork(nullptr, nullptr, &childAfterFork);
-    Collector::instance().setNvtxShutdownHook(&closeAllRanges);
+    // NVTX calls InitializeInjectionNvtx2 once per copy of NVTX in the process (each library built
+    // with the header-only NVTX has its own): the hooks go in once (issue #18 item 20).
+    static std::once_flag once;
+    std::call_once(once, [] {
+        pthread_key_create(&g_threadKey, &threadExited);
+        pthread_atfork(nullptr, nullptr, &childAfterFork);
+        Collector::instance().setNvtxShutdownHook(&closeAllRanges);
+    });
 }
 
 } // namespace gapscope::capture::nvtx

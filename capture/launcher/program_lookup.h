@@ -18,7 +18,8 @@ std::optional<std::string> findProgram(const std::string& program, const std::st
 /// else the path it was built at. Returns an absolute path, or nullopt with `error` listing where it looked.
 std::optional<std::string> findInjectionLibrary(std::string& error);
 
-/// Whether an NVIDIA kernel driver is loaded on this machine (/proc/driver/nvidia/version exists).
+/// Whether an NVIDIA kernel driver is loaded on this machine (/proc/driver/nvidia/version or
+/// /dev/nvidiactl exists).
 bool nvidiaDriverPresent();
 
 } // namespace gapscope::capture

@@ -4,6 +4,7 @@
 #include "capture/launcher/part_file_scanner.h"
 #include "capture/launcher/program_lookup.h"
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -86,9 +87,27 @@ std::string ProgramRecorder::environmentValue(const std::string& name) const
     return {};
 }
 
+std::string ProgramRecorder::injectionToolName(const std::string& path)
+{
+    std::string lower = path;
+    for (char& c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const auto has = [&lower](const char* text) { return lower.find(text) != std::string::npos; };
+    if (has("nsight-systems") || has("nsys") || has("libtoolsinjection"))
+        return "Nsight Systems";
+    if (has("nsight-compute") || has("ncu") || has("libnvperf") || has("injection_64"))
+        return "Nsight Compute";
+    if (has("gapscope"))
+        return "another GapScope collector";
+    if (has("cupti"))
+        return "a CUPTI-based tool";
+    return "an unknown tool";
+}
+
 void ProgramRecorder::buildEnvironment(const std::string& library, std::int64_t startNs)
 {
     m_environment.clear();
+    m_warnings.clear();
     for (char** e = environ; e && *e; ++e)
         m_environment.emplace_back(*e);
     const auto set = [this](const std::string& name, const std::optional<std::string>& value) {
@@ -100,6 +119,15 @@ void ProgramRecorder::buildEnvironment(const std::string& library, std::int64_t 
     // The user's changes first, so that the injection variables, which recording needs, win.
     for (const auto& [name, value] : m_options.environment)
         set(name, value);
+    // Another tool's injection library (nsys sets both when it launches a program) is replaced, not
+    // silently: only one library can be injected, and CUPTI takes one subscriber.
+    for (const char* name : { kEnvCudaInjection, kEnvNvtxInjection }) {
+        const std::string existing = environmentValue(name);
+        if (!existing.empty() && existing != library) {
+            m_warnings.push_back(std::string(name) + " was set to " + existing + " (" + injectionToolName(existing)
+                + "): GapScope replaced it with its collector, so that tool records nothing in this run");
+        }
+    }
     set(kEnvCudaInjection, library);
     set(kEnvNvtxInjection, library);
     set(kEnvOutputDir, m_partsDirectory);
@@ -244,8 +272,11 @@ IoResult<RecordResult> ProgramRecorder::wait(RecordObserver* observer)
 {
     if (m_pid <= 0 || m_waited)
         return IoError { m_options.program, std::nullopt, "the program is not running" };
-    if (observer)
+    if (observer) {
         observer->onStarted(m_pid);
+        for (const std::string& warning : m_warnings)
+            observer->onNote(warning);
+    }
     using Clock = std::chrono::steady_clock;
     const auto started = Clock::now();
     auto lastProgress = started;
@@ -320,11 +351,12 @@ IoResult<RecordResult> ProgramRecorder::wait(RecordObserver* observer)
     RecordResult result;
     result.exit = *exit;
     result.wallSeconds = std::chrono::duration<double>(Clock::now() - started).count();
-    auto gathered = gatherRecording(m_partsDirectory, nvidiaDriverPresent());
+    auto gathered = gatherRecording(m_partsDirectory, nvidiaDriverPresent(), m_pid, result.exit);
     if (!gathered)
         return gathered.error();
     result.trace = std::move(gathered.value().trace);
     result.summary = std::move(gathered.value().summary);
+    result.summary.notes.insert(result.summary.notes.begin(), m_warnings.begin(), m_warnings.end());
     if (!m_ownsPartsDirectory)
         result.partsDirectory = m_partsDirectory;
     return result;

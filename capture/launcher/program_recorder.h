@@ -72,7 +72,7 @@ struct RecordResult {
     std::string partsDirectory;
 };
 
-/// Runs a program under the collector and gathers what it recorded (the launcher of DESIGN.md §2).
+/// Runs a program under the collector and gathers what it recorded (the launcher; docs/collector.md).
 /// Qt-free: the command line drives it directly; a GUI runs wait() on a worker thread and calls
 /// requestStop() from its Stop button.
 ///
@@ -105,6 +105,12 @@ public:
 
     /// The environment the program gets (after start()), "NAME=value" strings.
     const std::vector<std::string>& environment() const { return m_environment; }
+    /// What start() had to override (another tool's CUDA_INJECTION64_PATH or NVTX_INJECTION64_PATH);
+    /// also given to the observer and put first in the summary's notes.
+    const std::vector<std::string>& warnings() const { return m_warnings; }
+
+    /// The tool an injection library path belongs to ("Nsight Systems", ...), for the warning.
+    static std::string injectionToolName(const std::string& path);
 
 private:
     void buildEnvironment(const std::string& library, std::int64_t startNs);
@@ -113,6 +119,7 @@ private:
 
     RecordOptions m_options;
     std::vector<std::string> m_environment;
+    std::vector<std::string> m_warnings;
     std::string m_partsDirectory;
     bool m_ownsPartsDirectory = false;
     pid_t m_pid = -1;

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <tuple>
 
 namespace gapscope::capture {
@@ -23,7 +25,39 @@ std::string ProgramExit::describe() const
     return "ended in an unknown way";
 }
 
-IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool driverPresent)
+namespace {
+
+/// Time covered by a lane's Overhead events, overlaps counted once (events are sorted by start).
+TimeNs overheadCovered(const std::vector<Event>& events, std::uint64_t& count)
+{
+    TimeNs covered = 0;
+    TimeNs reach = INT64_MIN;
+    for (const Event& e : events) {
+        if (e.kind != EventKind::Overhead)
+            continue;
+        ++count;
+        const TimeNs from = std::max(e.start, reach);
+        if (e.end > from)
+            covered += e.end - from;
+        reach = std::max(reach, e.end);
+    }
+    return covered;
+}
+
+/// N of "...<pid>-N.gapscope", 0 for "...<pid>.gapscope".
+int nameSuffix(const std::string& file, std::int64_t pid)
+{
+    const std::string marker = std::to_string(pid) + "-";
+    const auto at = file.rfind(marker);
+    if (at == std::string::npos)
+        return 0;
+    return std::atoi(file.c_str() + at + marker.size());
+}
+
+} // namespace
+
+IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool driverPresent, std::int64_t programPid,
+    const std::optional<ProgramExit>& programExit)
 {
     struct Loaded {
         NativeTraceReader::Capture capture;
@@ -48,12 +82,14 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
             "nothing was recorded: no process of the program used CUDA or NVTX, so nothing loaded "
             "the collector" };
     }
-    // Ranks first in rank order, then the others by pid: the order a person reads a job in.
+    // Ranks first in rank order, then the others by pid: the order a person reads a job in. Files
+    // of one pid (a program that replaced itself with exec) in the order they were created: the
+    // collector names them "...<pid>.gapscope", then "...<pid>-1.gapscope", "-2", ...
     const auto key = [](const Loaded& l) {
         const auto& p = l.capture.info.processes;
         const int rank = !p.empty() && p.front().rank ? *p.front().rank : INT32_MAX;
         const std::int64_t pid = p.empty() ? 0 : p.front().pid;
-        return std::make_tuple(rank, pid, l.file);
+        return std::make_tuple(rank, pid, nameSuffix(l.file, pid), l.file);
     };
     std::sort(loaded.begin(), loaded.end(), [&](const Loaded& a, const Loaded& b) { return key(a) < key(b); });
 
@@ -62,15 +98,18 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
     for (Loaded& l : loaded) {
         const NativeFileInfo& info = l.capture.info;
         std::vector<std::uint64_t> eventsOfProcess(l.capture.trace.processes.size());
+        // Lanes come sorted by start only after finalize(): sort a copy of each lane's overhead.
         for (const Lane& lane : l.capture.trace.lanes) {
             eventsOfProcess[lane.process.value] += lane.events.size();
+            std::vector<Event> overhead;
             for (const Event& e : lane.events) {
                 ++summary.eventsByKind[static_cast<std::size_t>(e.kind)];
-                if (e.kind == EventKind::Overhead) {
-                    summary.collectorOverheadNs += e.duration();
-                    ++summary.overheadEvents;
-                }
+                if (e.kind == EventKind::Overhead)
+                    overhead.push_back(e);
             }
+            std::sort(
+                overhead.begin(), overhead.end(), [](const Event& a, const Event& b) { return a.start < b.start; });
+            summary.collectorOverheadNs += overheadCovered(overhead, summary.overheadEvents);
         }
         for (const NativeProcessInfo& p : info.processes) {
             RecordedProcess recorded;
@@ -83,6 +122,7 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
             recorded.cuptiActive = p.cuptiActive;
             recorded.cuptiDetail = p.cuptiDetail;
             recorded.collectorErrors = p.collectorErrors;
+            recorded.collectorNotes = p.collectorNotes;
             recorded.closedCleanly = info.closedCleanly;
             summary.processes.push_back(std::move(recorded));
         }
@@ -112,11 +152,31 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
             summary.notes.push_back("CUPTI could not record CUDA activity (see the collector errors): only NVTX and "
                                     "CPU ranges were recorded.");
     }
+    // A process entry followed by another of the same pid is a program image that exec() replaced.
+    const auto replacedByExec = [&summary](const RecordedProcess& p) {
+        const auto self = std::find_if(
+            summary.processes.begin(), summary.processes.end(), [&p](const RecordedProcess& q) { return &q == &p; });
+        return std::any_of(
+            std::next(self), summary.processes.end(), [&p](const RecordedProcess& q) { return q.pid == p.pid; });
+    };
     for (const RecordedProcess& p : summary.processes) {
-        if (!p.closedCleanly) {
+        const bool writeFailed = std::any_of(p.collectorErrors.begin(), p.collectorErrors.end(),
+            [](const std::string& e) { return e.starts_with("writing the capture file failed"); });
+        if (writeFailed) {
+            summary.notes.push_back("The collector of process " + std::to_string(p.pid)
+                + " could not write its capture file any more (the disk filled or a file size limit was reached): it "
+                  "stopped recording there and the program went on; the trace ends at that point.");
+        } else if (!p.closedCleanly && replacedByExec(p)) {
             summary.notes.push_back("Process " + std::to_string(p.pid)
-                + " ended before the collector closed its file (crash, abort or kill): "
-                  "what came after its last flush is missing.");
+                + " replaced its program with exec() (no fork): the file of the program before it ends at its last "
+                  "flush, and the new program has a file of its own.");
+        } else if (!p.closedCleanly) {
+            const std::string how
+                = p.pid == programPid && programExit ? programExit->describe() : "ended (crash, abort, kill or _exit)";
+            summary.notes.push_back("Process " + std::to_string(p.pid) + (p.pid == programPid ? " (the program) " : " ")
+                + how
+                + " before the collector closed its file: the trace holds what was flushed until then; what "
+                  "came after its last flush is missing.");
         }
     }
     if (summary.droppedRecords > 0) {
@@ -142,8 +202,12 @@ std::string formatSummary(const RecordingSummary& summary, const ProgramExit& ex
                 : *p.cuptiActive ? "recorded"
                                  : "failed");
         out += line;
+        if (!p.cuptiDetail.empty())
+            out += "    CUPTI: " + p.cuptiDetail + "\n";
         for (const std::string& error : p.collectorErrors)
             out += "    collector error: " + error + "\n";
+        for (const std::string& note : p.collectorNotes)
+            out += "    collector note: " + note + "\n";
     }
     out += "Records by kind:";
     std::uint64_t total = 0;

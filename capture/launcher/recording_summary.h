@@ -33,6 +33,9 @@ struct RecordedProcess {
     std::optional<bool> cuptiActive;
     std::string cuptiDetail;
     std::vector<std::string> collectorErrors;
+    /// What the collector said without it being an error (a clock other than CLOCK_REALTIME, a
+    /// signal it flushed for, another CUPTI client that took its buffers).
+    std::vector<std::string> collectorNotes;
     /// False when the process crashed or was killed before the collector closed its file.
     bool closedCleanly = false;
 };
@@ -43,7 +46,9 @@ struct RecordingSummary {
     std::array<std::uint64_t, kEventKindCount> eventsByKind {};
     std::uint64_t droppedRecords = 0;
     std::uint64_t skippedRecords = 0;
-    /// Sum of the Overhead events (the collector's flushes and CUPTI's own overhead records).
+    /// Time covered by the Overhead events (the collector's flushes and CUPTI's own overhead
+    /// records), each instant counted once: CUPTI's buffer flush inside the collector's flush is
+    /// not counted twice. The program's own costs CUPTI reports (JIT, module loading) are not in it.
     TimeNs collectorOverheadNs = 0;
     std::uint64_t overheadEvents = 0;
     /// First to last event of the recording.
@@ -64,8 +69,10 @@ struct GatheredRecording {
 
 /// Reads every native file in `directory` (one per process of the run), appends them into one
 /// trace ordered by rank then pid, and summarizes it. `driverPresent` decides the note given when
-/// no process recorded CUDA activity. Fails only when there is no readable file at all.
-IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool driverPresent);
+/// no process recorded CUDA activity. `programPid` and `programExit` (when known) let the note about
+/// a file that was not closed say how the program ended. Fails only when there is no readable file.
+IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool driverPresent,
+    std::int64_t programPid = 0, const std::optional<ProgramExit>& programExit = std::nullopt);
 
 /// The summary as the command line prints it: processes, records by kind, dropped records, the
 /// collector's own overhead, notes, and the program's exit.

@@ -118,7 +118,7 @@ NativeStreamWriter::ThreadBuffer& NativeStreamWriter::bufferOfThisThread()
 
 void NativeStreamWriter::addEvent(const native::EventRecord& event)
 {
-    if (m_closed.load(std::memory_order_relaxed))
+    if (m_closed.load(std::memory_order_relaxed) || m_writeFailed.load(std::memory_order_relaxed))
         return;
     if (event.end < m_windowFrom.load(std::memory_order_relaxed)
         || event.start >= m_windowUntil.load(std::memory_order_relaxed))
@@ -130,6 +130,8 @@ void NativeStreamWriter::addEvent(const native::EventRecord& event)
 
 void NativeStreamWriter::addMetadata(const native::MetadataRecord& record)
 {
+    if (m_writeFailed.load(std::memory_order_relaxed))
+        return;
     std::lock_guard lock(m_pendingMutex);
     m_metadata.push_back(record);
 }
@@ -221,8 +223,11 @@ NativeStreamWriter::FlushResult NativeStreamWriter::flush()
         appendChunk(bytes, native::ChunkType::Counters, sizeof(counters), 1, &counters, sizeof(counters));
     FlushResult result = writeAll(bytes);
     result.events = result.error == 0 ? events : 0;
-    if (result.error == 0)
+    if (result.error == 0) {
         m_eventsWritten.fetch_add(events, std::memory_order_relaxed);
+        std::lock_guard lock(m_stringsMutex);
+        m_stringsDurable = m_stringsWritten;
+    }
     return result;
 }
 
@@ -260,17 +265,62 @@ NativeStreamWriter::FlushResult NativeStreamWriter::writeAll(const std::string& 
             if (errno == EINTR)
                 continue;
             result.error = errno;
-            // A partial chunk may now end the file: appending after it would hide everything that
-            // follows from readers, so this writer stops here.
-            m_writeFailed = true;
-            std::fprintf(stderr, "gapscope collector: writing %s failed: %s; later data is lost\n", m_path.c_str(),
-                std::strerror(result.error));
             break;
         }
         done += static_cast<std::size_t>(n);
     }
     result.bytes = done;
+    if (result.error == 0) {
+        m_bytesDurable += done;
+    } else if (!m_writeFailed.exchange(true)) {
+        // A partial chunk may now end the file: appending after it would hide everything that
+        // follows from readers, so this writer stops here, and says so.
+        std::fprintf(stderr,
+            "gapscope collector: writing %s failed: %s; the collector stops recording this process (the program "
+            "goes on)\n",
+            m_path.c_str(), std::strerror(result.error));
+        stopAfterFailedWrite(result.error);
+    }
     return result;
+}
+
+void NativeStreamWriter::stopAfterFailedWrite(int error)
+{
+    m_writeError.store(error, std::memory_order_relaxed);
+    if (m_fd < 0 || m_bytesDurable == 0)
+        return; // the header itself failed: open() reports it
+    if (::ftruncate(m_fd, static_cast<off_t>(m_bytesDurable)) != 0)
+        return; // cannot even cut it back: the reader stops at the partial chunk
+    const std::string message = "writing the capture file failed after " + std::to_string(m_bytesDurable) + " bytes ("
+        + std::strerror(error) + "): the collector stopped recording this process here; the program went on";
+    // Its id is the first one not on disk: nothing on disk refers to it or to any later one.
+    std::uint32_t id = 0;
+    {
+        std::lock_guard lock(m_stringsMutex);
+        id = static_cast<std::uint32_t>(m_stringsDurable + 1);
+    }
+    std::string bytes;
+    std::string payload;
+    const native::StringRecord entry { id, static_cast<std::uint32_t>(message.size()) };
+    payload.append(reinterpret_cast<const char*>(&entry), sizeof(entry));
+    payload.append(message);
+    payload.append(native::paddedStringSize(entry.length) - sizeof(entry) - message.size(), '\0');
+    appendChunk(bytes, native::ChunkType::Strings, 0, 1, payload.data(), payload.size());
+    const native::MetadataRecord note { static_cast<std::uint32_t>(native::MetadataKey::CollectorError), -1, 0, 0, id,
+        0 };
+    appendChunk(bytes, native::ChunkType::Metadata, sizeof(note), 1, &note, sizeof(note));
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(m_fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += static_cast<std::size_t>(n);
+    }
+    if (done != bytes.size() && ::ftruncate(m_fd, static_cast<off_t>(m_bytesDurable)) != 0) {
+        // no room even for that, and no cutting back: the reader stops at the partial chunk
+    }
 }
 
 } // namespace gapscope::capture

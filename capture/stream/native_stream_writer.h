@@ -80,6 +80,9 @@ public:
     FlushResult close(std::int64_t endTimeNs);
 
     std::uint64_t eventsWritten() const { return m_eventsWritten.load(std::memory_order_relaxed); }
+    /// errno of the write that failed (the disk filled, a file size limit): from then on nothing is
+    /// buffered or written. 0 while writing works.
+    int writeError() const { return m_writeError.load(std::memory_order_relaxed); }
 
 private:
     struct ThreadBuffer {
@@ -90,6 +93,9 @@ private:
     void appendChunk(std::string& out, native::ChunkType type, std::uint16_t recordSize, std::uint32_t count,
         const void* payload, std::size_t payloadSize);
     FlushResult writeAll(const std::string& bytes);
+    /// After a failed write: cuts the file back to its last complete chunk and, space permitting,
+    /// appends a CollectorError saying where and why recording stopped (issue #17 section 4).
+    void stopAfterFailedWrite(int error);
 
     /// Distinguishes writers in the per-thread buffer cache (addresses can be reused).
     const std::uint64_t m_instance;
@@ -111,6 +117,8 @@ private:
     std::deque<std::string> m_strings; // id - 1 -> text
     std::unordered_map<std::string_view, std::uint32_t, StringHash, std::equal_to<>> m_stringIds;
     std::size_t m_stringsWritten = 0;
+    /// Strings known to be on disk (m_stringsWritten counts those of a write that may still fail).
+    std::size_t m_stringsDurable = 0;
 
     std::mutex m_pendingMutex;
     std::vector<native::MetadataRecord> m_metadata;
@@ -119,7 +127,10 @@ private:
 
     std::mutex m_flushMutex;
     std::atomic<std::uint64_t> m_eventsWritten { 0 };
-    bool m_writeFailed = false;
+    std::atomic<bool> m_writeFailed { false };
+    std::atomic<int> m_writeError { 0 };
+    /// File size after the last write that succeeded: always the end of a complete chunk.
+    std::uint64_t m_bytesDurable = 0;
     int m_openErrno = 0;
 };
 

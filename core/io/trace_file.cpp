@@ -5,6 +5,8 @@
 #include "core/io/chrome/chrome_trace_writer.h"
 #include "core/io/native/native_trace_reader.h"
 #include "core/io/native/native_trace_writer.h"
+#include "core/io/nsys/nsys_report_export.h"
+#include "core/io/nsys/nsys_sqlite_reader.h"
 
 #include <array>
 #include <cerrno>
@@ -19,6 +21,8 @@ namespace {
 enum class TraceFormat {
     ChromeJson, // plain or gzip-compressed Chrome trace-event JSON
     NativeCapture, // the collector's own format (core/io/native/native_format.h), recognised by its magic
+    NsysSqlite, // an SQLite database: `nsys export --type sqlite` (core/io/nsys/)
+    NsysReport, // an Nsight Systems report (.nsys-rep, .qdrep): opened through its SQLite export
     Unknown,
 };
 
@@ -42,6 +46,8 @@ Sniffed sniffFormat(const std::string& path)
         return { TraceFormat::ChromeJson, {} };
     if (NativeTraceReader::hasMagic(std::string_view(reinterpret_cast<const char*>(head.data()), size)))
         return { TraceFormat::NativeCapture, {} };
+    if (NsysSqliteReader::hasMagic(std::string_view(reinterpret_cast<const char*>(head.data()), size)))
+        return { TraceFormat::NsysSqlite, {} };
     // Another binary format: check its magic bytes here and add a case in loadTraceFile.
     std::size_t i = 0;
     if (size >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
@@ -50,9 +56,12 @@ Sniffed sniffFormat(const std::string& path)
         ++i;
     if (i < size && (head[i] == '{' || head[i] == '['))
         return { TraceFormat::ChromeJson, {} };
+    // nsys's report format is not documented: a report is known by its name, once its content matched nothing.
+    if (isNsysReportName(path))
+        return { TraceFormat::NsysReport, {} };
     return { TraceFormat::Unknown,
-        "not a trace GapScope reads (expected Chrome trace-event JSON, plain or gzip-compressed, or a GapScope "
-        "capture)" };
+        "not a trace GapScope reads (expected Chrome trace-event JSON, plain or gzip-compressed, a GapScope "
+        "capture, an Nsight Systems SQLite export or .nsys-rep report)" };
 }
 
 bool endsWithIgnoringCase(std::string_view text, std::string_view suffix)
@@ -85,6 +94,21 @@ IoResult<Trace> loadTraceFile(const std::string& path)
     }
     case TraceFormat::NativeCapture:
         return NativeTraceReader::readFile(path);
+    case TraceFormat::NsysSqlite:
+        return NsysSqliteReader::readFile(path);
+    case TraceFormat::NsysReport: {
+        const auto exported = nsysSqliteExportOf(path, NsysExportOptions::fromEnvironment());
+        if (!exported)
+            return exported.error();
+        auto result = NsysSqliteReader::readFile(exported.value());
+        if (result) {
+            for (Process& p : result.value().processes)
+                p.sourceFile = path;
+            result.value().warnings.insert(result.value().warnings.begin(),
+                ImportWarning { path, 0, "read through its SQLite export " + exported.value() });
+        }
+        return result;
+    }
     case TraceFormat::Unknown:
         break;
     }
@@ -116,7 +140,7 @@ IoResult<bool> saveTraceFile(const Trace& trace, const std::string& path)
     if (endsWithIgnoringCase(path, native::kFileExtension))
         return NativeTraceWriter::writeFile(trace, path);
     return IoError { path, std::nullopt,
-                     "unsupported output format; supported extensions: .json, .json.gz, .gapscope" };
+        "unsupported output format; supported extensions: .json, .json.gz, .gapscope" };
 }
 
 } // namespace gapscope

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <filesystem>
 #include <thread>
 
 namespace gapscope::capture {
@@ -158,6 +160,47 @@ TEST(NativeStreamWriterTest, StringsAreInternedOncePerFile)
     EXPECT_EQ(a, 1u);
     EXPECT_EQ(b, 2u);
     EXPECT_EQ(writer.internString("alpha"), a);
+}
+
+TEST(NativeStreamWriterTest, FullDiskStopsTheWriterWhichSaysWhereInTheFile)
+{
+    test::TempDir dir;
+    NativeStreamWriter writer;
+    std::string error;
+    ASSERT_TRUE(writer.open(dir.file("full.gapscope"), header(88), error)) << error;
+    const std::uint32_t before = writer.internString("before");
+    for (int i = 0; i < 100; ++i)
+        writer.addEvent(range(i * 10, i * 10 + 5, 88, before));
+    ASSERT_EQ(writer.flush().error, 0);
+    const std::uint64_t durable = std::filesystem::file_size(dir.file("full.gapscope"));
+    EXPECT_EQ(durable, 64u + 16u + 16u + 16u + 100u * 48u); // header, strings, events chunk
+    {
+        // The disk "fills": 16 KB more at most (48 B events, 20,000 of them do not fit).
+        test::FileSizeLimit limit(durable + 16 * 1024);
+        ASSERT_TRUE(limit.active());
+        const std::uint32_t after = writer.internString("after");
+        for (int i = 0; i < 20000; ++i)
+            writer.addEvent(range(10'000 + i * 10, 10'000 + i * 10 + 5, 88, after));
+        const auto failed = writer.flush();
+        EXPECT_EQ(failed.error, EFBIG);
+        EXPECT_EQ(writer.writeError(), EFBIG);
+        // From now on nothing is buffered (the program goes on; memory must not grow) or written.
+        writer.addEvent(range(900'000, 900'005, 88, after));
+        EXPECT_EQ(writer.flush().error, 0);
+        writer.close(1'000'000);
+    }
+    auto capture = NativeTraceReader::readCapture(dir.file("full.gapscope"));
+    ASSERT_TRUE(capture) << capture.error().toString();
+    const Trace& trace = capture.value().trace;
+    // Everything flushed before the disk filled, nothing after, and the reason.
+    EXPECT_EQ(trace.eventCount(), 100u);
+    EXPECT_FALSE(capture.value().info.closedCleanly);
+    ASSERT_EQ(capture.value().info.processes.size(), 1u);
+    const auto& errors = capture.value().info.processes[0].collectorErrors;
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0],
+        "writing the capture file failed after " + std::to_string(durable)
+            + " bytes (File too large): the collector stopped recording this process here; the program went on");
 }
 
 } // namespace

@@ -1,17 +1,31 @@
 // SPDX-License-Identifier: MIT
-// Test client: records two ranges and a mark, waits long enough for the collector's background
-// flush (the test sets GAPSCOPE_FLUSH_INTERVAL_MS=20), opens one more range and aborts. No exit
-// handler runs, so the capture file ends at the last flush: it must load, with a warning, holding
-// exactly "before-abort:1", "before-abort:2" and the mark "about-to-abort".
+// Test client for a program that does not end neatly (issue #17 section 4). It records two ranges
+// and a mark, waits long enough for the collector's background flush (the tests set
+// GAPSCOPE_FLUSH_INTERVAL_MS=20), opens one more range and then, by mode:
+//
+//   abort_client [abort]   std::abort()                       (SIGABRT)
+//   abort_client segv      writes through a null pointer      (SIGSEGV)
+//   abort_client kill      raise(SIGKILL)                     (nothing can run after it)
+//   abort_client exit      200,000 "burst" ranges, then _exit(7) in the middle of the
+//                          collector's flushing
+//
+// No exit handler runs, so the capture file ends at the last flush: it must load, with a warning,
+// holding "before-abort:1", "before-abort:2" and the mark "about-to-abort" (and for `exit`, some of
+// the burst, none of it twice).
 
 #include <nvtx3/nvToolsExt.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
-int main()
+#include <unistd.h>
+
+int main(int argc, char** argv)
 {
+    const char* mode = argc > 1 ? argv[1] : "abort";
     nvtxRangePushA("before-abort:1");
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     nvtxRangePop();
@@ -19,7 +33,19 @@ int main()
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     nvtxRangePop();
     nvtxMarkA("about-to-abort");
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500)); // 25 flushes at 20 ms, even on a loaded machine
     nvtxRangePushA("never-closed");
+    if (std::strcmp(mode, "segv") == 0) {
+        volatile int* nowhere = nullptr;
+        *nowhere = 1;
+    } else if (std::strcmp(mode, "kill") == 0) {
+        std::raise(SIGKILL);
+    } else if (std::strcmp(mode, "exit") == 0) {
+        for (int i = 0; i < 200000; ++i) {
+            nvtxRangePushA("burst");
+            nvtxRangePop();
+        }
+        ::_exit(7);
+    }
     std::abort();
 }

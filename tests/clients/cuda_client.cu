@@ -9,9 +9,14 @@
 //     sync gap   a 2 ms kernel on s1, cudaDeviceSynchronize, 3 ms of host work, a 10 us kernel on s2:
 //                a `sync` gap of ~3 ms
 //     burst      a 2 ms kernel on s1, then 200 empty kernels on s1 launched while it runs: `launch` gaps
-//     then cudaDeviceReset (the collector flushes there). 205 kernels: 203 on s1, 2 on s2.
+//     stream sync a 10 us kernel on s2 and cudaStreamSynchronize(s2): a "Stream Sync" record on
+//                 every CUPTI 13.0 (cudaDeviceSynchronize gives "Context Sync" records from 13.0 Update 1 on)
+//     then cudaDeviceReset (the collector flushes there). 206 kernels: 203 on s1, 3 on s2.
 //   cuda_client empty-loop N     N empty kernels back to back, then a sync
 //   cuda_client kernel-loop N US N kernels of US microseconds each, then a sync
+//   cuda_client graph            a graph of 10 empty kernels captured from a stream, launched 5 times
+//   cuda_client threads          two host threads, each launching 50 empty kernels on a stream of its own
+//   cuda_client fork             forks before touching CUDA; parent and child each launch 20 kernels
 //
 // The loops print one JSON line: {"mode":..., "launches":N, "seconds":wall time of the loop}.
 
@@ -26,6 +31,7 @@
 #include <vector>
 
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -99,6 +105,11 @@ int shape()
     CHECK(cudaDeviceSynchronize());
     nvtxRangePop();
 
+    nvtxRangePushA("stream sync");
+    spinKernel<<<1, 1, 0, s2>>>(10'000);
+    CHECK(cudaStreamSynchronize(s2));
+    nvtxRangePop();
+
     nvtxRangePushA("burst");
     spinKernel<<<1, 1, 0, s1>>>(2'000'000);
     for (int i = 0; i < 200; ++i)
@@ -140,6 +151,64 @@ int loop(const char* mode, int launches, unsigned long long kernelNs)
     return 0;
 }
 
+int graph()
+{
+    CHECK(cudaFree(nullptr));
+    cudaStream_t stream;
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaGraph_t captured;
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    for (int i = 0; i < 10; ++i)
+        emptyKernel<<<1, 1, 0, stream>>>();
+    CHECK(cudaStreamEndCapture(stream, &captured));
+    cudaGraphExec_t executable;
+    CHECK(cudaGraphInstantiate(&executable, captured, 0));
+    for (int i = 0; i < 5; ++i)
+        CHECK(cudaGraphLaunch(executable, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    CHECK(cudaGraphExecDestroy(executable));
+    CHECK(cudaGraphDestroy(captured));
+    CHECK(cudaStreamDestroy(stream));
+    return 0;
+}
+
+void launchFifty()
+{
+    cudaStream_t stream;
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (int i = 0; i < 50; ++i)
+        emptyKernel<<<1, 1, 0, stream>>>();
+    CHECK(cudaStreamSynchronize(stream));
+    CHECK(cudaStreamDestroy(stream));
+}
+
+int threads()
+{
+    CHECK(cudaFree(nullptr));
+    std::thread a(launchFifty);
+    std::thread b(launchFifty);
+    a.join();
+    b.join();
+    return 0;
+}
+
+int forked()
+{
+    // Before CUDA is initialised: a child of a process that initialised CUDA may not use it.
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        return 3;
+    CHECK(cudaFree(nullptr));
+    for (int i = 0; i < 20; ++i)
+        spinKernel<<<1, 1>>>(10'000);
+    CHECK(cudaDeviceSynchronize());
+    if (pid == 0)
+        return 0;
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 4;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -151,6 +220,12 @@ int main(int argc, char** argv)
         return loop(mode, std::atoi(argv[2]), 0);
     if (std::strcmp(mode, "kernel-loop") == 0 && argc > 3)
         return loop(mode, std::atoi(argv[2]), std::strtoull(argv[3], nullptr, 10) * 1000ull);
-    std::fprintf(stderr, "usage: cuda_client [shape | empty-loop N | kernel-loop N US]\n");
+    if (std::strcmp(mode, "graph") == 0)
+        return graph();
+    if (std::strcmp(mode, "threads") == 0)
+        return threads();
+    if (std::strcmp(mode, "fork") == 0)
+        return forked();
+    std::fprintf(stderr, "usage: cuda_client [shape | empty-loop N | kernel-loop N US | graph | threads | fork]\n");
     return 2;
 }

@@ -6,6 +6,10 @@
 //   spawn_client fork   the parent forks without exec; the child records "forked:work" and leaves
 //                       through exit(), the parent records "parent:spawn" around waiting for it.
 //
+//   spawn_client exec-self  exec without fork: the program records "image1:work", waits for the
+//                       collector to flush it, and replaces itself with "image2", which records
+//                       "image2:work" under the same pid.
+//
 // Both processes inherit the injection environment, so both must be in the recording.
 
 #include <nvtx3/nvToolsExt.h>
@@ -33,6 +37,20 @@ void work(const char* name)
 int main(int argc, char** argv)
 {
     const char* mode = argc > 1 ? argv[1] : "exec";
+    if (std::strcmp(mode, "exec-self") == 0) {
+        work("image1:work");
+        std::this_thread::sleep_for(std::chrono::milliseconds(400)); // flushed: exec runs no exit handler
+        char self[4096] = {};
+        if (::readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0)
+            return 3;
+        char* imageArgs[] = { self, const_cast<char*>("image2"), nullptr };
+        ::execv(self, imageArgs);
+        return 4;
+    }
+    if (std::strcmp(mode, "image2") == 0) {
+        work("image2:work");
+        return 0;
+    }
     if (std::strcmp(mode, "child") == 0) {
         nvtxNameOsThreadA(static_cast<std::uint32_t>(::syscall(SYS_gettid)), "child-main");
         work("child:work");

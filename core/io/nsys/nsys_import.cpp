@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/nsys/nsys_import.h"
+
+#include <algorithm>
+#include <array>
+#include <thread>
+
+namespace gapscope::nsys {
+
+namespace {
+
+struct TableInfo {
+    std::array<std::string_view, 2> names; // nsys's names for it, newest first
+    std::string_view content;
+};
+
+constexpr std::array<TableInfo, static_cast<std::size_t>(NsysTable::Count)> kTables = { {
+    { { "CUPTI_ACTIVITY_KIND_KERNEL", {} }, "kernels" },
+    { { "CUPTI_ACTIVITY_KIND_MEMCPY", {} }, "memory copies" },
+    { { "CUPTI_ACTIVITY_KIND_MEMSET", {} }, "memsets" },
+    { { "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {} }, "synchronization on the GPU side" },
+    { { "CUPTI_ACTIVITY_KIND_RUNTIME", {} }, "CUDA runtime and driver calls" },
+    { { "CUPTI_ACTIVITY_KIND_DRIVER", {} }, "CUDA driver calls" },
+    { { "NVTX_EVENTS", {} }, "NVTX ranges and marks" },
+    { { "StringIds", {} }, "the names of kernels, calls and NVTX ranges" },
+    { { "ThreadNames", {} }, "thread names" },
+    { { "PROCESSES", {} }, "process names" },
+    { { "TARGET_INFO_GPU", {} }, "GPU names" },
+    { { "TARGET_INFO_CUDA_DEVICE", {} }, "which GPU each CUDA device of a process is" },
+    { { "META_DATA_EXPORT", "EXPORT_META_DATA" }, "the nsys version that wrote the export" },
+} };
+
+std::uint64_t mix(std::uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+bool byStartThenLongest(const Event& a, const Event& b)
+{
+    return a.start != b.start ? a.start < b.start : a.end > b.end;
+}
+
+} // namespace
+
+std::vector<std::string_view> nsysTableNames(NsysTable table)
+{
+    std::vector<std::string_view> names;
+    for (const std::string_view name : kTables[static_cast<std::size_t>(table)].names) {
+        if (!name.empty())
+            names.push_back(name);
+    }
+    return names;
+}
+
+std::string_view nsysTableContent(NsysTable table)
+{
+    return kTables[static_cast<std::size_t>(table)].content;
+}
+
+std::size_t NsysImport::ArgsKeyHash::operator()(const ArgsKey& key) const noexcept
+{
+    // Launch configurations are small numbers: a multiply-add per value and one finaliser spread them enough.
+    std::uint64_t h = 0;
+    for (const std::int64_t v : key.values)
+        h = h * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(v);
+    return static_cast<std::size_t>(mix(h));
+}
+
+NsysImport::NsysImport(SqliteDatabase& db, std::string fileName, const std::vector<std::string>& tables, bool keepArgs)
+    : m_db(db)
+    , m_fileName(std::move(fileName))
+    , m_tables(tables.begin(), tables.end())
+    , m_keepArgs(keepArgs)
+{ }
+
+bool NsysImport::looksLikeNsysExport() const
+{
+    for (std::size_t t = 0; t < kTables.size(); ++t) {
+        for (const std::string_view name : kTables[t].names) {
+            if (!name.empty() && has(name))
+                return true;
+        }
+    }
+    return false;
+}
+
+void NsysImport::warn(std::string message)
+{
+    m_trace.warnings.push_back(ImportWarning { m_fileName, 0, std::move(message) });
+}
+
+void NsysImport::warnLocked()
+{
+    warn("another program holds a write lock on this database (is `nsys export` still writing it?): it was read "
+         "as it is on disk now, without waiting; what that program has not yet written is missing");
+}
+
+void NsysImport::warnCutOff()
+{
+    warn("the database is damaged or cut off (shorter than its header says): the tables were read as far as "
+         "the file holds them");
+}
+
+void NsysImport::skipRow(std::string_view table, std::uint64_t row, const std::string& why)
+{
+    ++m_trace.skippedEvents;
+    constexpr std::uint64_t kMaxSkipWarnings = 20;
+    if (m_skippedWarnings++ < kMaxSkipWarnings)
+        warn("table " + std::string(table) + ", row " + std::to_string(m_rowBase + static_cast<std::int64_t>(row) + 1)
+            + " skipped: " + why);
+}
+
+std::optional<SqliteStatement> NsysImport::select(
+    std::string_view table, const std::vector<Column>& columns, std::string_view tail)
+{
+    const std::vector<std::string> present = m_db.columns(table);
+    std::string sql = "SELECT ";
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const Column& c = columns[i];
+        const bool found = std::find(present.begin(), present.end(), c.name) != present.end();
+        if (!found && c.required) {
+            warn("table " + std::string(table) + " has no column " + std::string(c.name)
+                + " (an nsys version this build does not know?): the table was not read");
+            return std::nullopt;
+        }
+        if (i)
+            sql += ", ";
+        sql += found ? "\"" + std::string(c.name) + "\"" : std::string("NULL");
+    }
+    sql += " FROM \"" + std::string(table) + "\"";
+    sql += tail;
+    auto statement = m_db.prepare(sql);
+    if (!statement)
+        warn("table " + std::string(table) + " cannot be read: " + m_db.lastError());
+    return statement;
+}
+
+ProcessIndex NsysImport::process(std::int64_t globalPid)
+{
+    if (const auto it = m_processes.find(globalPid); it != m_processes.end())
+        return it->second;
+    Process p;
+    p.pid = pidOf(globalPid);
+    p.sourceFile = m_fileName;
+    const ProcessIndex index = m_trace.addProcess(std::move(p));
+    m_processes.emplace(globalPid, index);
+    return index;
+}
+
+LaneIndex NsysImport::gpuLane(const GpuKey& key)
+{
+    if (key == m_lastGpuKey)
+        return m_lastGpuLane;
+    const ProcessIndex p = process(globalPidOf(key.globalPid));
+    // CUPTI writes "no stream" as 0xffffffff; Kineto writes it as -1, and so do we.
+    const std::int64_t stream = key.stream == 0xffffffffll ? -1 : key.stream;
+    const DeviceIndex device = m_trace.device(p, static_cast<int>(key.device));
+    m_lastGpuKey = key;
+    m_lastGpuLane = m_trace.streamLane(device, stream);
+    return m_lastGpuLane;
+}
+
+LaneIndex NsysImport::threadLane(std::int64_t globalTid)
+{
+    if (globalTid == m_lastGlobalTid)
+        return m_lastThreadLane;
+    auto it = m_threadLanes.find(globalTid);
+    if (it == m_threadLanes.end())
+        it = m_threadLanes.emplace(globalTid, m_trace.threadLane(process(globalPidOf(globalTid)), tidOf(globalTid)))
+                 .first;
+    m_lastGlobalTid = globalTid;
+    m_lastThreadLane = it->second;
+    return it->second;
+}
+
+std::string RowRange::whereClause() const
+{
+    return whole ? std::string() : " WHERE rowid >= " + std::to_string(first) + " AND rowid <= " + std::to_string(last);
+}
+
+void NsysImport::setOpenMode(std::string path, bool withoutLocking, bool cutOff)
+{
+    m_path = std::move(path);
+    m_withoutLocking = withoutLocking;
+    m_cutOff = cutOff;
+}
+
+std::int64_t NsysImport::largestRowid(std::string_view table)
+{
+    auto statement = m_db.prepare("SELECT max(rowid) FROM \"" + std::string(table) + "\"");
+    if (statement && statement->step() == SqliteStatement::Step::Row)
+        return std::max<std::int64_t>(statement->integer(0), 0);
+    return 0;
+}
+
+void NsysImport::beginTable(std::string_view table, const RowRange& range)
+{
+    m_lanesReserved = 0;
+    m_rowBase = range.whole ? 0 : range.first - 1;
+    const std::int64_t rows = range.whole ? largestRowid(table) : range.last - range.first + 1;
+    m_tableRowsHint = std::min(static_cast<std::size_t>(std::max<std::int64_t>(rows, 0)), kMaxReservedEvents);
+}
+
+void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows)
+{
+    struct Task {
+        NsysTable table;
+        std::int64_t rows;
+    };
+    std::vector<Task> tasks;
+    std::int64_t total = 0;
+    for (const NsysTable table : { NsysTable::Kernel, NsysTable::Memcpy, NsysTable::Memset, NsysTable::Synchronization,
+             NsysTable::Runtime, NsysTable::Driver }) {
+        if (table == NsysTable::Driver && !has(nsysTableNames(table).front()))
+            continue; // not written by any nsys seen so far: not listed as missing
+        const auto name = tableName(table);
+        if (!name)
+            continue;
+        tasks.push_back(Task { table, largestRowid(*name) });
+        total += tasks.back().rows;
+    }
+    const auto isApi = [](NsysTable t) { return t == NsysTable::Runtime || t == NsysTable::Driver; };
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min(threads, kMaxThreads);
+    std::vector<std::unique_ptr<SqliteDatabase>> connections;
+    std::vector<std::unique_ptr<NsysImport>> workers;
+    if (threads > 1 && total >= parallelFromRows && !m_path.empty()) {
+        const std::vector<std::string> tables(m_tables.begin(), m_tables.end());
+        for (unsigned w = 0; w < threads; ++w) {
+            auto db = std::make_unique<SqliteDatabase>(m_path, m_withoutLocking);
+            if (!db->isOpen() || (m_cutOff && !db->tolerateCutOffFile()))
+                break;
+            auto worker = std::make_unique<NsysImport>(*db, m_fileName, tables, m_keepArgs);
+            worker->m_strings = m_strings.copyWithoutInterned();
+            connections.push_back(std::move(db));
+            workers.push_back(std::move(worker));
+        }
+    }
+    if (workers.size() < 2) {
+        for (const Task& task : tasks)
+            isApi(task.table) ? readApiCalls(task.table) : readGpuActivity(task.table);
+        return;
+    }
+    // Each worker reads the same share of every table: the shares take the same time, whatever the tables hold.
+    std::vector<std::thread> pool;
+    const auto count = static_cast<std::int64_t>(workers.size());
+    std::vector<std::vector<std::size_t>> lanesBeforeTask(workers.size()); // and after the last
+    for (std::int64_t w = 0; w < count; ++w) {
+        pool.emplace_back([&, w] {
+            NsysImport& worker = *workers[static_cast<std::size_t>(w)];
+            std::vector<std::size_t>& marks = lanesBeforeTask[static_cast<std::size_t>(w)];
+            for (const Task& task : tasks) {
+                marks.push_back(worker.m_trace.lanes.size());
+                const RowRange range { task.rows * w / count + 1, task.rows * (w + 1) / count, false };
+                if (range.last < range.first)
+                    continue;
+                isApi(task.table) ? worker.readApiCalls(task.table, range) : worker.readGpuActivity(task.table, range);
+            }
+            marks.push_back(worker.m_trace.lanes.size());
+        });
+    }
+    for (std::thread& t : pool)
+        t.join();
+    absorb(workers, lanesBeforeTask);
+}
+
+void NsysImport::absorb(
+    std::vector<std::unique_ptr<NsysImport>>& workers, const std::vector<std::vector<std::size_t>>& lanesBeforeTask)
+{
+    // First where each worker lane goes, in the order one thread would have made the lanes (table by table, and
+    // within a table in row order: worker 0's rows come first), and how much each lane receives; then one
+    // reservation per lane and one copy of each event.
+    std::vector<std::vector<LaneIndex>> targets(workers.size());
+    std::vector<std::vector<std::int64_t>> globalPidOf(workers.size());
+    std::vector<std::vector<std::int64_t>> globalTidOf(workers.size());
+    for (std::size_t w = 0; w < workers.size(); ++w) {
+        const NsysImport& worker = *workers[w];
+        targets[w].resize(worker.m_trace.lanes.size());
+        globalPidOf[w].resize(worker.m_trace.processes.size(), 0);
+        for (const auto& [globalPid, p] : worker.m_processes)
+            globalPidOf[w][p.value] = globalPid;
+        globalTidOf[w].resize(worker.m_trace.lanes.size(), 0);
+        for (const auto& [globalTid, lane] : worker.m_threadLanes)
+            globalTidOf[w][lane.value] = globalTid;
+    }
+    std::vector<std::size_t> incoming;
+    const std::size_t taskCount = lanesBeforeTask.empty() ? 0 : lanesBeforeTask.front().size() - 1;
+    for (std::size_t t = 0; t < taskCount; ++t) {
+        for (std::size_t w = 0; w < workers.size(); ++w) {
+            const Trace& src = workers[w]->m_trace;
+            for (std::size_t l = lanesBeforeTask[w][t]; l < lanesBeforeTask[w][t + 1]; ++l) {
+                const Lane& lane = src.lanes[l];
+                const LaneIndex to = lane.kind == LaneKind::GpuStream
+                    ? gpuLane(
+                        GpuKey { globalPidOf[w][lane.process.value], src.devices[lane.device.value].id, lane.stream })
+                    : threadLane(globalTidOf[w][l]);
+                targets[w][l] = to;
+                incoming.resize(m_trace.lanes.size(), 0);
+                incoming[to.value] += lane.events.size();
+            }
+        }
+    }
+    for (std::size_t l = 0; l < incoming.size(); ++l) {
+        std::vector<Event>& events = m_trace.lanes[l].events;
+        const bool fresh = events.capacity() == 0;
+        events.reserve(events.size() + incoming[l]);
+        if (fresh)
+            adviseHugePages(events.data(), events.capacity() * sizeof(Event));
+    }
+    for (std::size_t w = 0; w < workers.size(); ++w) {
+        NsysImport& worker = *workers[w];
+        Trace& src = worker.m_trace;
+        constexpr std::uint32_t kUnmapped = 0xffffffffu;
+        std::vector<std::uint32_t> names(src.strings.size(), kUnmapped);
+        std::vector<std::uint32_t> args(src.args.size(), kUnmapped);
+        for (std::size_t l = 0; l < src.lanes.size(); ++l) {
+            std::vector<Event>& from = src.lanes[l].events;
+            std::vector<Event>& to = m_trace.lanes[targets[w][l].value].events;
+            for (Event e : from) {
+                std::uint32_t& name = names[e.name.value];
+                if (name == kUnmapped)
+                    name = m_trace.strings.intern(src.strings.view(e.name)).value;
+                e.name = StringId { name };
+                if (e.args != kNoArgs) {
+                    std::uint32_t& a = args[e.args.value];
+                    if (a == kUnmapped)
+                        a = m_trace.addArgs(src.args[e.args.value]).value;
+                    e.args = ArgsId { a };
+                }
+                to.push_back(e);
+            }
+            std::vector<Event>().swap(from); // the worker's copy goes as soon as it is moved: the peak stays low
+        }
+        m_trace.skippedEvents += src.skippedEvents;
+        m_skippedWarnings += worker.m_skippedWarnings;
+        m_absorbedMissingNames += worker.m_strings.missing();
+        m_trace.warnings.insert(m_trace.warnings.end(), src.warnings.begin(), src.warnings.end());
+    }
+}
+
+ArgsId NsysImport::kernelArgs(const ArgsKey& key)
+{
+    // A kernel is often launched many times in a row: the same configuration as the row before.
+    if (m_lastArgs && m_lastArgs->first == key)
+        return m_lastArgs->second;
+    if (const auto it = m_kernelArgs.find(key); it != m_kernelArgs.end()) {
+        m_lastArgs = &*it;
+        return it->second;
+    }
+    // The keys Kineto writes for a kernel's launch configuration; identical configurations share one text.
+    const auto* v = key.values;
+    std::string json = "{\"grid\":[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2])
+        + "],\"block\":[" + std::to_string(v[3]) + "," + std::to_string(v[4]) + "," + std::to_string(v[5])
+        + "],\"registers per thread\":" + std::to_string(v[6]) + ",\"shared memory\":" + std::to_string(v[7] + v[8])
+        + "}";
+    const ArgsId id = m_trace.addArgs(std::move(json));
+    m_lastArgs = &*m_kernelArgs.emplace(key, id).first;
+    return id;
+}
+
+void NsysImport::mergeNestedApiDuplicates()
+{
+    // Exports of schema 2.x hold two rows for one call, with one correlation id: the call as the application
+    // made it (cudaLaunchKernel, with its backtrace) and, nested inside, the versioned entry point it reached
+    // (cudaLaunchKernel_v7000). One call is one event: the inner row goes, and the GPU op links to the outer.
+    std::vector<const Event*> open;
+    for (Lane& lane : m_trace.lanes) {
+        if (lane.kind != LaneKind::CpuThread || lane.events.empty())
+            continue;
+        if (!std::is_sorted(lane.events.begin(), lane.events.end(), byStartThenLongest))
+            std::stable_sort(lane.events.begin(), lane.events.end(), byStartThenLongest);
+        std::vector<bool> drop;
+        open.clear();
+        for (std::size_t i = 0; i < lane.events.size(); ++i) {
+            const Event& e = lane.events[i];
+            const bool api = e.kind == EventKind::RuntimeApi || e.kind == EventKind::DriverApi;
+            if (!api || e.correlation == 0)
+                continue;
+            while (!open.empty() && open.back()->end < e.start)
+                open.pop_back();
+            bool nested = false;
+            for (const Event* outer : open) {
+                if (outer->correlation == e.correlation && e.end <= outer->end) {
+                    nested = true;
+                    break;
+                }
+            }
+            if (nested) {
+                if (drop.empty())
+                    drop.assign(lane.events.size(), false);
+                drop[i] = true;
+                ++m_mergedApiRows;
+                continue;
+            }
+            if (open.size() == 64) // calls overlap without nesting only in a damaged file: bound the scan
+                open.erase(open.begin());
+            open.push_back(&e);
+        }
+        if (drop.empty())
+            continue;
+        std::size_t out = 0;
+        for (std::size_t i = 0; i < lane.events.size(); ++i) {
+            if (!drop[i])
+                lane.events[out++] = lane.events[i];
+        }
+        lane.events.resize(out);
+    }
+}
+
+Trace NsysImport::finish()
+{
+    mergeNestedApiDuplicates();
+    nameThreadsAndProcesses();
+    nameDevices();
+    for (const auto& [globalPid, rank] : m_ranks) {
+        if (const auto it = m_processes.find(globalPid); it != m_processes.end())
+            m_trace.processes[it->second.value].rank = rank;
+    }
+    if (m_mergedApiRows > 0) {
+        warn(std::to_string(m_mergedApiRows)
+            + " CUDA API rows nested in a call with the same correlation id (cudaLaunchKernel_v7000 inside "
+              "cudaLaunchKernel, as exports of schema 2.x hold them) were merged into that call");
+    }
+    if (m_runtimeMissing && !m_trace.devices.empty()) {
+        warn("no CUPTI_ACTIVITY_KIND_RUNTIME table: the GPU ops have no launch calls, so the causes of their gaps "
+             "are unknown (export with CUDA API tracing on: nsys profile --trace=cuda)");
+    }
+    if (m_unclosedRanges > 0) {
+        warn(std::to_string(m_unclosedRanges)
+            + " NVTX ranges have no end (the capture stopped while they were open) and were skipped");
+    }
+    if (const std::uint64_t missing = m_strings.missing() + m_absorbedMissingNames; missing > 0)
+        warn(std::to_string(missing) + " names refer to ids that StringIds lacks: shown as [string N]");
+    if (m_skippedWarnings > 20)
+        warn(std::to_string(m_skippedWarnings - 20) + " more rows were skipped");
+    if (!m_missing.empty()) {
+        std::string text = "tables not in this export (nothing of their kind was recorded or exported): ";
+        for (std::size_t i = 0; i < m_missing.size(); ++i)
+            text += (i ? ", " : "") + m_missing[i];
+        warn(std::move(text));
+    }
+    m_trace.finalize();
+    return std::move(m_trace);
+}
+
+} // namespace gapscope::nsys

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/io/nsys/nsys_strings.h"
+#include "core/io/nsys/sqlite_database.h"
+#include "core/model/huge_pages.h"
+#include "core/model/trace.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace gapscope::nsys {
+
+/// nsys packs a process and a thread into one 64-bit "global id": bits 24-47 hold the pid, bits 0-23 the tid
+/// (the higher bits name the machine). A globalPid is a globalTid whose tid bits are 0.
+constexpr std::int64_t pidOf(std::int64_t globalId)
+{
+    return (globalId >> 24) & 0xffffff;
+}
+constexpr std::int64_t tidOf(std::int64_t globalId)
+{
+    return globalId & 0xffffff;
+}
+constexpr std::int64_t globalPidOf(std::int64_t globalId)
+{
+    return globalId & ~std::int64_t { 0xffffff };
+}
+
+/// The tables an import reads, by what they hold.
+enum class NsysTable : std::uint8_t {
+    Kernel,
+    Memcpy,
+    Memset,
+    Synchronization,
+    Runtime,
+    Driver,
+    Nvtx,
+    StringIds,
+    ThreadNames,
+    Processes,
+    TargetGpu,
+    TargetCudaDevice,
+    ExportMetadata,
+    Count,
+};
+
+/// Rows [first, last] by rowid (nsys numbers a table's rows 1, 2, ...), or the whole table.
+struct RowRange {
+    std::int64_t first = 0;
+    std::int64_t last = 0;
+    bool whole = true;
+    std::string whereClause() const;
+};
+
+/// One import of an nsys SQLite export into a Trace: a prepared statement per table, one pass each, rows
+/// routed straight into their lanes. Which tables and columns exist varies with the nsys version: a missing
+/// table or column is noted (missingTables()) and the rest is read.
+class NsysImport {
+public:
+    NsysImport(SqliteDatabase& db, std::string fileName, const std::vector<std::string>& tables, bool keepArgs);
+
+    /// Whether the database holds any table nsys writes.
+    bool looksLikeNsysExport() const;
+    bool has(std::string_view table) const { return m_tables.count(std::string(table)) != 0; }
+
+    /// How the file was opened, for the connections of other threads.
+    void setOpenMode(std::string path, bool withoutLocking, bool cutOff);
+
+    void readStrings();
+    void readExportMetadata();
+    void readGpuActivity(NsysTable table, RowRange range = {});
+    void readApiCalls(NsysTable table, RowRange range = {});
+    /// The GPU activity and API tables, on up to `threads` threads (0: as many as the machine runs at once) when
+    /// they hold many rows: each thread reads its share of each table's rows on a connection of its own into a
+    /// trace of its own, and the shares are joined in row order.
+    void readEventTables(unsigned threads, std::int64_t parallelFromRows);
+    void readNvtx();
+    void readRanks();
+    /// Notes that the file was read without locking, another program holding a write lock on it.
+    void warnLocked();
+    /// Notes that the file is shorter than its header says, and was read up to where it ends.
+    void warnCutOff();
+    /// Merges nested API rows that share a correlation id (schema 2.x), names processes, lanes and devices,
+    /// reports what was missing, and finalizes.
+    Trace finish();
+
+private:
+    struct GpuKey {
+        std::int64_t globalPid;
+        std::int64_t device;
+        std::int64_t stream;
+        friend bool operator==(const GpuKey&, const GpuKey&) = default;
+    };
+    struct ArgsKey {
+        std::int64_t values[9];
+        friend bool operator==(const ArgsKey&, const ArgsKey&) = default;
+    };
+    struct ArgsKeyHash {
+        std::size_t operator()(const ArgsKey& key) const noexcept;
+    };
+
+    /// `SELECT` of the wanted columns (NULL for optional ones the table lacks); nullopt, noted, when a
+    /// required one is missing.
+    struct Column {
+        std::string_view name;
+        bool required;
+    };
+    std::optional<SqliteStatement> select(
+        std::string_view table, const std::vector<Column>& columns, std::string_view tail = {});
+    /// Reads every row; false on a read error (noted, the rows before it are kept).
+    template <typename OnRow> void forEachRow(std::string_view table, SqliteStatement& statement, OnRow&& onRow);
+
+    /// The name the export gives a table, or nullopt (noted as missing) when it has none of nsys's names.
+    std::optional<std::string_view> tableName(NsysTable table);
+    ProcessIndex process(std::int64_t globalPid);
+    LaneIndex gpuLane(const GpuKey& key);
+    LaneIndex threadLane(std::int64_t globalTid);
+    ArgsId kernelArgs(const ArgsKey& key);
+    /// Before a table's rows: how many it has at most (its largest rowid, found without reading it).
+    void beginTable(std::string_view table, const RowRange& range);
+    std::int64_t largestRowid(std::string_view table);
+    /// Moves the events the other threads read into this import's lanes, remapping names and args.
+    /// `lanesBeforeTask[w][t]`: how many lanes worker w had before it read its share of table t (and, last,
+    /// after the last table).
+    void absorb(std::vector<std::unique_ptr<NsysImport>>& workers,
+        const std::vector<std::vector<std::size_t>>& lanesBeforeTask);
+    /// Appends a row's event to its lane. The first lanes a table fills are given room for all its rows at once:
+    /// a vector that doubles as it grows touches twice its final memory, and the page faults on fresh memory cost
+    /// a quarter of an import. Room a lane does not use is address space only; its pages are never touched.
+    void addEvent(LaneIndex lane, const Event& e)
+    {
+        std::vector<Event>& events = m_trace.lanes[lane.value].events;
+        if (events.capacity() == 0 && m_lanesReserved < kLanesReservedPerTable) {
+            events.reserve(m_tableRowsHint);
+            adviseHugePages(events.data(), events.capacity() * sizeof(Event));
+            ++m_lanesReserved;
+        }
+        events.push_back(e);
+    }
+    void skipRow(std::string_view table, std::uint64_t row, const std::string& why);
+    void warn(std::string message);
+    void mergeNestedApiDuplicates();
+    void nameThreadsAndProcesses();
+    void nameDevices();
+
+    SqliteDatabase& m_db;
+    std::string m_fileName;
+    std::set<std::string> m_tables;
+    bool m_keepArgs = true;
+    Trace m_trace;
+    NsysStrings m_strings;
+    bool m_stringsRead = false;
+
+    std::unordered_map<std::int64_t, ProcessIndex> m_processes; // by globalPid
+    std::unordered_map<std::int64_t, LaneIndex> m_threadLanes; // by globalTid
+    GpuKey m_lastGpuKey { -1, -1, -1 };
+    LaneIndex m_lastGpuLane;
+    std::int64_t m_lastGlobalTid = -1;
+    LaneIndex m_lastThreadLane;
+    std::unordered_map<ArgsKey, ArgsId, ArgsKeyHash> m_kernelArgs; // element pointers stay valid as it grows
+    const std::pair<const ArgsKey, ArgsId>* m_lastArgs = nullptr;
+    std::map<std::int64_t, std::string> m_nvtxThreadNames; // by globalTid, from nvtxNameOsThread
+    std::map<std::int64_t, int> m_ranks; // by globalPid
+
+    static constexpr unsigned kMaxThreads = 4;
+    static constexpr int kLanesReservedPerTable = 4;
+    static constexpr std::size_t kMaxReservedEvents = std::size_t { 1 } << 25;
+    std::size_t m_tableRowsHint = 0;
+    int m_lanesReserved = 0;
+
+    std::string m_path;
+    bool m_withoutLocking = false;
+    bool m_cutOff = false;
+    std::int64_t m_rowBase = 0; // rowid of the row before the first one read from the current table
+    std::uint64_t m_absorbedMissingNames = 0;
+
+    std::vector<std::string> m_missing; // "TABLE (what it holds)"
+    std::uint64_t m_skippedWarnings = 0;
+    std::uint64_t m_mergedApiRows = 0;
+    std::uint64_t m_unclosedRanges = 0;
+    bool m_runtimeMissing = false;
+};
+
+/// The table names nsys has used for each NsysTable (first match wins) and what they hold, in words.
+std::vector<std::string_view> nsysTableNames(NsysTable table);
+std::string_view nsysTableContent(NsysTable table);
+
+} // namespace gapscope::nsys
+
+// ---- template definitions -------------------------------------------------------------------------------------
+
+namespace gapscope::nsys {
+
+template <typename OnRow> void NsysImport::forEachRow(std::string_view table, SqliteStatement& statement, OnRow&& onRow)
+{
+    for (std::uint64_t row = 0;; ++row) {
+        const SqliteStatement::Step step = statement.step();
+        if (step == SqliteStatement::Step::Done)
+            return;
+        if (step == SqliteStatement::Step::Error) {
+            warn("table " + std::string(table) + ": reading stopped after " + std::to_string(row)
+                + " rows: " + m_db.lastError() + "; the rows before were loaded");
+            return;
+        }
+        onRow(row);
+    }
+}
+
+} // namespace gapscope::nsys

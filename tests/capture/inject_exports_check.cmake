@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+# cmake -DLIBRARY=libgapscope_inject.so -P inject_exports_check.cmake
+# Fails unless the collector's dynamic symbol table defines exactly the two injection entry points.
+find_program(NM nm REQUIRED)
+execute_process(COMMAND ${NM} -D --defined-only ${LIBRARY} OUTPUT_VARIABLE symbols RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "nm failed on ${LIBRARY}")
+endif()
+string(REGEX MATCHALL "[^\n]+" lines "${symbols}")
+set(exported "")
+foreach(line IN LISTS lines)
+  string(REGEX REPLACE "^[0-9a-fA-F ]+ [A-Za-z] " "" name "${line}")
+  string(REGEX REPLACE "@.*$" "" name "${name}")
+  list(APPEND exported "${name}")
+endforeach()
+list(REMOVE_DUPLICATES exported)
+list(SORT exported)
+if(NOT exported STREQUAL "InitializeInjection;InitializeInjectionNvtx2")
+  message(FATAL_ERROR "libgapscope_inject.so exports more than its entry points: ${exported}")
+endif()
+message(STATUS "exports: ${exported}")
