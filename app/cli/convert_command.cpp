@@ -20,7 +20,7 @@ int runConvert(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     const Trace& trace = loaded.value();
     for (const ImportWarning& w : trace.warnings)
-        err << "warning: " << w.file << ": at byte " << w.byteOffset << ": " << w.message << "\n";
+        err << "warning: " << w.toString() << "\n";
     auto saved = saveTraceFile(trace, args[1]);
     if (!saved) {
         err << "gapscope convert: " << saved.error().toString() << "\n";

@@ -93,7 +93,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     const Trace& trace = loaded.value();
     for (const ImportWarning& w : trace.warnings)
-        err << "warning: " << w.file << ": at byte " << w.byteOffset << ": " << w.message << "\n";
+        err << "warning: " << w.toString() << "\n";
 
     const AnnotationStore store = AnnotationStore::openForTrace(options->trace);
     if (store.loadError())

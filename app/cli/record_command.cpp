@@ -176,7 +176,7 @@ int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostr
     constexpr std::size_t kWarningsShown = 10;
     for (std::size_t w = 0; w < result.trace.warnings.size() && w < kWarningsShown; ++w) {
         const ImportWarning& warning = result.trace.warnings[w];
-        err << "warning: " << warning.file << ": at byte " << warning.byteOffset << ": " << warning.message << "\n";
+        err << "warning: " << warning.toString() << "\n";
     }
     if (result.trace.warnings.size() > kWarningsShown)
         err << "(" << result.trace.warnings.size() - kWarningsShown << " more warnings)\n";

@@ -24,7 +24,7 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     const Trace& trace = loaded.value();
     for (const ImportWarning& w : trace.warnings)
-        err << "warning: " << w.file << ": at byte " << w.byteOffset << ": " << w.message << "\n";
+        err << "warning: " << w.toString() << "\n";
     const AnalysisResult result = analyze(trace, options->analysis);
     if (options->json)
         writeReportJson(out, trace, result, *options);

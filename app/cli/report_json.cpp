@@ -232,7 +232,9 @@ void writeReportJson(
 
     json warnings = json::array();
     for (const ImportWarning& w : trace.warnings)
-        warnings.push_back({ { "file", w.file }, { "byte_offset", w.byteOffset }, { "message", w.message } });
+        warnings.push_back(
+            { { "file", w.file }, { "byte_offset", w.place.empty() ? json(w.byteOffset) : json(nullptr) },
+                { "place", w.place.empty() ? json(nullptr) : json(w.place) }, { "message", w.message } });
 
     JsonStreamWriter out(stream);
     ReportListWriter lists(trace, out);

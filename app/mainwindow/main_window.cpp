@@ -524,10 +524,7 @@ void MainWindow::showSummary()
             static_cast<int>(trace.skippedEvents));
         for (std::size_t i = 0; i < trace.warnings.size() && i < 20; ++i) {
             const ImportWarning& w = trace.warnings[i];
-            html += QStringLiteral("<li>%1: at byte %2: %3</li>")
-                        .arg(QString::fromStdString(w.file).toHtmlEscaped())
-                        .arg(w.byteOffset)
-                        .arg(QString::fromStdString(w.message).toHtmlEscaped());
+            html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(w.toString()).toHtmlEscaped());
         }
         html += QStringLiteral("</ul>");
     }

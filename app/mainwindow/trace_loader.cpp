@@ -56,10 +56,7 @@ LoadResult loadAndAnalyze(const QStringList& files, const AnalysisOptions& optio
     outcome->loaded.index = std::make_shared<const timeline::TimelineIndex>(timeline::TimelineIndex::build(*trace));
     outcome->analysis = timeline::makeAnalysisSnapshot(*trace, std::move(result));
     for (const ImportWarning& w : trace->warnings) {
-        outcome->warnings << QStringLiteral("%1: at byte %2: %3")
-                                 .arg(QString::fromStdString(w.file))
-                                 .arg(w.byteOffset)
-                                 .arg(QString::fromStdString(w.message));
+        outcome->warnings << QString::fromStdString(w.toString());
     }
     outcome->loaded.trace = std::move(trace);
     for (const QString& file : files)

@@ -10,6 +10,11 @@
 
 namespace gapscope {
 
+std::string ImportWarning::toString() const
+{
+    return file + ": " + (place.empty() ? "at byte " + std::to_string(byteOffset) : place) + ": " + message;
+}
+
 std::pair<std::size_t, std::size_t> Lane::visibleRange(TimeNs t0, TimeNs t1) const
 {
     const auto firstIt

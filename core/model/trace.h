@@ -102,11 +102,15 @@ struct EventRef {
     friend bool operator==(EventRef, EventRef) = default;
 };
 
-/// A problem found while loading; the load went on. `byteOffset` is into the (decompressed) input.
+/// A problem found while loading; the load went on. `byteOffset` is into the (decompressed) input; a format
+/// whose places are not bytes (an SQLite database) names the place in `place` instead.
 struct ImportWarning {
     std::string file;
     std::uint64_t byteOffset = 0;
     std::string message;
+    std::string place;
+    /// "FILE: at byte N: MESSAGE", or "FILE: PLACE: MESSAGE": the one way every output writes a warning.
+    std::string toString() const;
 };
 
 /// The whole model of one or more loaded trace files.

@@ -346,3 +346,17 @@ INSTANTIATE_TEST_SUITE_P(Cases, FormatDuration,
 
 } // namespace
 } // namespace gapscope
+
+namespace gapscope {
+namespace {
+
+TEST(ImportWarningTest, SaysTheByteOrThePlace)
+{
+    EXPECT_EQ((ImportWarning { "t.json", 219, "the file ends early" }).toString(),
+        "t.json: at byte 219: the file ends early");
+    EXPECT_EQ((ImportWarning { "x.sqlite", 0, "table StringIds is missing", "in the SQLite database" }).toString(),
+        "x.sqlite: in the SQLite database: table StringIds is missing");
+}
+
+} // namespace
+} // namespace gapscope

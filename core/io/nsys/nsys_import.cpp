@@ -91,7 +91,7 @@ bool NsysImport::looksLikeNsysExport() const
 
 void NsysImport::warn(std::string message)
 {
-    m_trace.warnings.push_back(ImportWarning { m_fileName, 0, std::move(message) });
+    m_trace.warnings.push_back(ImportWarning { m_fileName, 0, std::move(message), "in the SQLite database" });
 }
 
 void NsysImport::warnLocked()
