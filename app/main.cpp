@@ -22,6 +22,8 @@ void printUsage(std::ostream& out)
            "Usage:\n"
            "  gapscope report [--json] [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
            "                  [--activity all|kernels] [--launch-threshold-us N] [--top N] TRACE...\n"
+           "  gapscope diff [--json] [--window gpu|trace|steps|T0:T1] [--warmup N] [--activity all|kernels]\n"
+           "                [--top N] [--fail-if-slower PCT] BASE NEW     (or BASE... -- NEW...)\n"
            "  gapscope convert IN OUT\n"
            "  gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]\n"
            "  gapscope export TRACE [--markdown OUT] [--png OUT.png|OUT.pdf] [--window gpu|steps|T0:T1]\n"
@@ -84,6 +86,8 @@ int main(int argc, char** argv)
     args.erase(args.begin());
     if (command == "report")
         return gapscope::cli::runReport(args, std::cout, std::cerr);
+    if (command == "diff")
+        return gapscope::cli::runDiff(args, std::cout, std::cerr);
     if (command == "convert")
         return gapscope::cli::runConvert(args, std::cout, std::cerr);
     if (command == "export")
