@@ -13,10 +13,12 @@ namespace gapscope::cli {
 
 namespace {
 
+/// A run after its analysis: its summary, and its trace only when --note needs it (otherwise the trace is freed
+/// before the next run is loaded, so that a diff holds one trace at a time, as two reports do).
 struct LoadedRun {
     DiffRunInfo info;
-    Trace trace;
-    AnalysisResult result;
+    RunSummary summary;
+    std::unique_ptr<Trace> trace;
 };
 
 bool isTraceFileName(const std::string& name)
@@ -44,45 +46,78 @@ IoResult<std::vector<std::string>> runFiles(const std::string& path)
     return files;
 }
 
-/// Loads and analyzes one run; on failure, a message that names the side and the file.
-std::optional<std::string> loadRun(const std::string& path, const char* side, const AnalysisOptions& options,
-    std::vector<std::unique_ptr<LoadedRun>>& runs)
+/// One run loaded and analyzed, or why not (naming the side and the file).
+struct LoadOutcome {
+    std::unique_ptr<LoadedRun> run;
+    std::string problem;
+};
+
+LoadOutcome loadRun(const std::string& path, const char* side, const DiffOptions& options, bool keepTrace)
 {
     auto files = runFiles(path);
     if (!files)
-        return std::string("cannot read the ") + side + " run: " + files.error().toString();
+        return { nullptr, std::string("cannot read the ") + side + " run: " + files.error().toString() };
     auto loaded = loadTraceFiles(files.value());
     if (!loaded)
-        return std::string("cannot read the ") + side + " run: " + loaded.error().toString();
-    auto run = std::make_unique<LoadedRun>();
-    run->trace = std::move(loaded.value());
+        return { nullptr, std::string("cannot read the ") + side + " run: " + loaded.error().toString() };
+    const Trace& trace = loaded.value();
     std::set<int> ranks;
-    for (const Process& p : run->trace.processes) {
+    for (const Process& p : trace.processes) {
         if (p.rank && !ranks.insert(*p.rank).second)
-            return std::string("the ") + side + " run " + path + " holds rank " + std::to_string(*p.rank)
-                + " twice: ranks are matched by number, so a run holds each rank once (one job per run)";
+            return { nullptr,
+                std::string("the ") + side + " run " + path + " holds rank " + std::to_string(*p.rank)
+                    + " twice: ranks are matched by number, so a run holds each rank once (one job per run)" };
     }
-    run->result = analyze(run->trace, options);
+    const AnalysisResult result = analyze(trace, options.analysis);
+    auto run = std::make_unique<LoadedRun>();
+    CompareOptions compare;
+    compare.longestGaps = options.top.value_or(10);
+    run->summary = summarizeRun(trace, result, path, compare);
     run->info.label = path;
     run->info.files = files.value();
-    for (const Window& w : run->result.windows) {
+    for (const Window& w : result.windows) {
         if (!w.ranges.empty()) {
             run->info.window = w;
             break;
         }
     }
     if (run->info.window.ranges.empty())
-        run->info.window.kind = options.window.kind;
-    runs.push_back(std::move(run));
-    return std::nullopt;
+        run->info.window.kind = options.analysis.window.kind;
+    if (keepTrace)
+        run->trace = std::make_unique<Trace>(std::move(loaded.value()));
+    return { std::move(run), {} };
 }
 
-std::vector<RunInput> inputsOf(const std::vector<std::unique_ptr<LoadedRun>>& runs)
+/// Loads the runs one after the other, BASE first; the first problem is the one reported.
+bool loadRuns(const DiffOptions& options, std::vector<std::unique_ptr<LoadedRun>>& base,
+    std::vector<std::unique_ptr<LoadedRun>>& fresh, std::string& problem)
 {
-    std::vector<RunInput> inputs;
-    for (const auto& run : runs)
-        inputs.push_back({ &run->trace, &run->result, run->info.label });
-    return inputs;
+    const bool keepTraces = options.note.has_value();
+    for (const std::string& path : options.baseRuns) {
+        LoadOutcome outcome = loadRun(path, "BASE", options, keepTraces);
+        if (!outcome.run) {
+            problem = outcome.problem;
+            return false;
+        }
+        base.push_back(std::move(outcome.run));
+    }
+    for (const std::string& path : options.newRuns) {
+        LoadOutcome outcome = loadRun(path, "NEW", options, keepTraces);
+        if (!outcome.run) {
+            problem = outcome.problem;
+            return false;
+        }
+        fresh.push_back(std::move(outcome.run));
+    }
+    return true;
+}
+
+std::vector<RunSummary> summariesOf(std::vector<std::unique_ptr<LoadedRun>>& runs)
+{
+    std::vector<RunSummary> summaries;
+    for (auto& run : runs)
+        summaries.push_back(std::move(run->summary));
+    return summaries;
 }
 
 /// `--note ID`: measures the note of BASE's sidecar against NEW, writes the result into the note and saves.
@@ -107,7 +142,7 @@ int measureNote(
     }
     Annotation note = *found;
     const NoteMeasurement m
-        = measureNoteAgainst(base.trace, fresh.trace, note, noteComparisonOptions(base.trace, options.analysis));
+        = measureNoteAgainst(*base.trace, *fresh.trace, note, noteComparisonOptions(*base.trace, options.analysis));
     // The after trace as seen from the BASE trace's folder, so that the pair can move together.
     const std::filesystem::path baseFolder = std::filesystem::absolute(basePath).parent_path();
     const std::string afterTrace
@@ -140,25 +175,17 @@ int runDiff(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     std::vector<std::unique_ptr<LoadedRun>> base;
     std::vector<std::unique_ptr<LoadedRun>> fresh;
-    for (const std::string& path : options->baseRuns) {
-        if (const auto problem = loadRun(path, "BASE", options->analysis, base)) {
-            err << "gapscope diff: " << *problem << "\n";
-            return 1;
-        }
-    }
-    for (const std::string& path : options->newRuns) {
-        if (const auto problem = loadRun(path, "NEW", options->analysis, fresh)) {
-            err << "gapscope diff: " << *problem << "\n";
-            return 1;
-        }
+    if (!loadRuns(*options, base, fresh, error)) {
+        err << "gapscope diff: " << error << "\n";
+        return 1;
     }
     if (options->note)
         return measureNote(*options, *base.front(), *fresh.front(), out, err);
     CompareOptions compare;
     compare.longestGaps = options->top.value_or(10);
-    const std::vector<RunInput> baseInputs = inputsOf(base);
-    const std::vector<RunInput> newInputs = inputsOf(fresh);
-    const RunDiff diff = compareRuns(baseInputs, newInputs, compare);
+    const std::vector<RunSummary> baseSummaries = summariesOf(base);
+    const std::vector<RunSummary> newSummaries = summariesOf(fresh);
+    const RunDiff diff = compareRuns(baseSummaries, newSummaries, compare);
 
     DiffSides sides;
     for (const auto& run : base)

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <type_traits>
 
 namespace gapscope {
 
@@ -50,16 +51,6 @@ namespace {
 
 using DeviceKey = std::pair<int, int>; // (rank key, device ordinal)
 
-/// Rank key of a process: its rank; without one, -1 - its position (so unranked processes match by order);
-/// when every run holds one process, 0 (the single processes match whatever their ranks).
-int rankKey(const Trace& trace, ProcessIndex process, bool singleProcessRuns)
-{
-    if (singleProcessRuns)
-        return 0;
-    const auto& rank = trace.processes[process.value].rank;
-    return rank ? *rank : -1 - static_cast<int>(process.value);
-}
-
 struct FiguresSum {
     WindowFigures sum;
     std::size_t runs = 0;
@@ -67,7 +58,7 @@ struct FiguresSum {
     std::optional<int> rank;
 };
 
-void accumulate(FiguresSum& into, const DeviceFigures& d)
+void accumulate(FiguresSum& into, const WindowFigures& d)
 {
     WindowFigures& s = into.sum;
     s.spanNs += d.spanNs;
@@ -101,25 +92,26 @@ WindowFigures meanOf(const FiguresSum& f)
     return m;
 }
 
-std::map<DeviceKey, FiguresSum> sideDevices(std::span<const RunInput> runs, bool singleProcessRuns)
+/// Devices of a side by key: (rank key, ordinal); when every run holds one process, (0, ordinal), so that the
+/// single processes match whatever their ranks.
+std::map<DeviceKey, FiguresSum> sideDevices(std::span<const RunSummary> runs, bool singleProcessRuns)
 {
     std::map<DeviceKey, FiguresSum> devices;
-    for (const RunInput& run : runs) {
-        for (const DeviceFigures& d : run.result->devices) {
-            const Device& device = run.trace->devices[d.device.value];
-            FiguresSum& f = devices[{ rankKey(*run.trace, d.process, singleProcessRuns), device.id }];
+    for (const RunSummary& run : runs) {
+        for (const RunSummary::Device& d : run.devices) {
+            FiguresSum& f = devices[{ singleProcessRuns ? 0 : d.rankKey, d.deviceId }];
             if (f.runs == 0) {
-                f.name = device.name;
-                f.rank = run.trace->processes[d.process.value].rank;
+                f.name = d.name;
+                f.rank = d.rank;
             }
-            accumulate(f, d);
+            accumulate(f, d.figures);
         }
     }
     return devices;
 }
 
 std::vector<DeviceDiff> compareDevices(
-    std::span<const RunInput> base, std::span<const RunInput> fresh, bool singleProcessRuns)
+    std::span<const RunSummary> base, std::span<const RunSummary> fresh, bool singleProcessRuns)
 {
     const auto baseDevices = sideDevices(base, singleProcessRuns);
     const auto newDevices = sideDevices(fresh, singleProcessRuns);
@@ -148,7 +140,7 @@ std::vector<DeviceDiff> compareDevices(
     return diffs;
 }
 
-std::map<std::string, KernelSide> sideKernels(std::span<const RunInput> runs)
+std::map<std::string, KernelSide> sideKernels(std::span<const RunSummary> runs)
 {
     struct Sum {
         std::size_t count = 0;
@@ -156,8 +148,8 @@ std::map<std::string, KernelSide> sideKernels(std::span<const RunInput> runs)
         std::vector<TimeNs> p50s;
     };
     std::map<std::string, Sum> sums;
-    for (const RunInput& run : runs) {
-        for (const KernelStats& k : run.result->kernels) {
+    for (const RunSummary& run : runs) {
+        for (const KernelStats& k : run.kernels) {
             Sum& s = sums[k.name];
             s.count += k.count;
             s.total += k.totalNs;
@@ -177,7 +169,7 @@ std::map<std::string, KernelSide> sideKernels(std::span<const RunInput> runs)
     return sides;
 }
 
-std::vector<KernelDiff> compareKernels(std::span<const RunInput> base, std::span<const RunInput> fresh)
+std::vector<KernelDiff> compareKernels(std::span<const RunSummary> base, std::span<const RunSummary> fresh)
 {
     const auto baseKernels = sideKernels(base);
     auto newKernels = sideKernels(fresh);
@@ -200,22 +192,12 @@ std::vector<KernelDiff> compareKernels(std::span<const RunInput> base, std::span
     return diffs;
 }
 
-std::vector<GapSummary> longestGapsOfSide(std::span<const RunInput> runs, std::size_t count)
+std::vector<GapSummary> longestGapsOfSide(std::span<const RunSummary> runs, std::size_t count)
 {
     std::vector<GapSummary> gaps;
     for (std::size_t r = 0; r < runs.size(); ++r) {
-        const Trace& trace = *runs[r].trace;
-        const AnalysisResult& result = *runs[r].result;
-        for (const std::size_t index : longestDeviceGaps(result, count)) {
-            const Gap gap = result.gaps[index];
-            GapSummary g;
+        for (GapSummary g : runs[r].longestGaps) {
             g.run = r;
-            g.rank = trace.processes[gap.process.value].rank;
-            g.deviceId = trace.devices[gap.device.value].id;
-            g.startFromWindowNs = gap.start - result.windows[gap.process.value].start();
-            g.durationNs = gap.duration();
-            g.cause = gap.cause;
-            g.evidence = describeGap(trace, gap, result.options.launchThresholdNs);
             gaps.push_back(std::move(g));
         }
     }
@@ -226,16 +208,14 @@ std::vector<GapSummary> longestGapsOfSide(std::span<const RunInput> runs, std::s
     return gaps;
 }
 
-std::vector<ImportNote> importNotes(std::span<const RunInput> runs)
+std::vector<ImportNote> importNotes(std::span<const RunSummary> runs)
 {
     std::vector<ImportNote> notes;
     for (std::size_t r = 0; r < runs.size(); ++r) {
-        const Trace& trace = *runs[r].trace;
-        for (const ImportWarning& w : trace.warnings)
-            notes.push_back({ r, w.file, w.byteOffset, w.message });
-        if (trace.skippedEvents > 0)
-            notes.push_back(
-                { r, runs[r].label, 0, std::to_string(trace.skippedEvents) + " malformed event(s) skipped" });
+        for (ImportNote n : runs[r].importNotes) {
+            n.run = r;
+            notes.push_back(std::move(n));
+        }
     }
     return notes;
 }
@@ -265,32 +245,18 @@ std::string kindList(std::uint32_t kinds)
     return text;
 }
 
-std::set<std::string> gpuModels(const Trace& trace)
-{
-    std::set<std::string> models;
-    for (const Device& d : trace.devices) {
-        if (!d.name.empty())
-            models.insert(d.name);
-    }
-    return models;
-}
-
-std::string joined(const std::set<std::string>& items)
+template <typename Items> std::string joined(const Items& items)
 {
     std::string text;
-    for (const std::string& item : items)
-        text += (text.empty() ? "" : ", ") + item;
-    return text.empty() ? "unknown" : text;
-}
-
-std::set<std::string> rankSet(const Trace& trace)
-{
-    std::set<std::string> ranks;
-    for (const Process& p : trace.processes) {
-        if (p.rank)
-            ranks.insert(std::to_string(*p.rank));
+    for (const auto& item : items) {
+        std::string piece;
+        if constexpr (std::is_same_v<std::decay_t<decltype(item)>, int>)
+            piece = std::to_string(item);
+        else
+            piece = item;
+        text += (text.empty() ? "" : ", ") + piece;
     }
-    return ranks;
+    return text.empty() ? "unknown" : text;
 }
 
 std::string runName(const char* side, std::size_t index, std::size_t runs, const std::string& label)
@@ -301,38 +267,35 @@ std::string runName(const char* side, std::size_t index, std::size_t runs, const
     return label.empty() ? name : name + " (" + label + ")";
 }
 
-void comparabilityWarnings(std::span<const RunInput> base, std::span<const RunInput> fresh,
+void comparabilityWarnings(std::span<const RunSummary> base, std::span<const RunSummary> fresh,
     const CompareOptions& options, const StepComparison& steps, std::vector<std::string>& warnings)
 {
-    const RunInput& reference = base.front();
+    const RunSummary& reference = base.front();
     const std::string referenceName = runName("BASE", 0, base.size(), reference.label);
-    const std::uint32_t referenceKinds = recordedKinds(*reference.trace);
-    const auto referenceModels = gpuModels(*reference.trace);
-    const std::size_t referenceProcesses = reference.trace->processes.size();
-    const auto referenceRanks = rankSet(*reference.trace);
-    const auto check = [&](const RunInput& run, const std::string& name) {
-        const std::uint32_t kinds = recordedKinds(*run.trace);
-        if (kinds != referenceKinds) {
+    const auto check = [&](const RunSummary& run, const std::string& name) {
+        if (run.recordedKinds != reference.recordedKinds) {
+            const std::uint32_t onlyReference = reference.recordedKinds & ~run.recordedKinds;
+            const std::uint32_t onlyRun = run.recordedKinds & ~reference.recordedKinds;
             std::string text = "the runs recorded different kinds of events (different collector settings?): ";
-            if (referenceKinds & ~kinds)
-                text += "only " + referenceName + " has " + kindList(referenceKinds & ~kinds);
-            if ((referenceKinds & ~kinds) && (kinds & ~referenceKinds))
+            if (onlyReference)
+                text += "only " + referenceName + " has " + kindList(onlyReference);
+            if (onlyReference && onlyRun)
                 text += "; ";
-            if (kinds & ~referenceKinds)
-                text += "only " + name + " has " + kindList(kinds & ~referenceKinds);
+            if (onlyRun)
+                text += "only " + name + " has " + kindList(onlyRun);
             warnings.push_back(text);
         }
-        const auto models = gpuModels(*run.trace);
-        if (models != referenceModels)
-            warnings.push_back("different GPU models: " + referenceName + " ran on " + joined(referenceModels) + ", "
-                + name + " on " + joined(models));
-        if (run.trace->processes.size() != referenceProcesses)
-            warnings.push_back("different rank counts: " + referenceName + " has " + std::to_string(referenceProcesses)
-                + " process(es), " + name + " has " + std::to_string(run.trace->processes.size()));
-        const auto ranks = rankSet(*run.trace);
-        if (!ranks.empty() && !referenceRanks.empty() && ranks != referenceRanks && referenceProcesses > 1)
+        if (run.gpuModels != reference.gpuModels)
+            warnings.push_back("different GPU models: " + referenceName + " ran on " + joined(reference.gpuModels)
+                + ", " + name + " on " + joined(run.gpuModels));
+        if (run.processCount != reference.processCount)
+            warnings.push_back("different rank counts: " + referenceName + " has "
+                + std::to_string(reference.processCount) + " process(es), " + name + " has "
+                + std::to_string(run.processCount));
+        if (!run.ranks.empty() && !reference.ranks.empty() && run.ranks != reference.ranks
+            && reference.processCount > 1)
             warnings.push_back("ranks are matched by number, and they differ: " + referenceName + " has ranks "
-                + joined(referenceRanks) + ", " + name + " has " + joined(ranks)
+                + joined(reference.ranks) + ", " + name + " has " + joined(run.ranks)
                 + "; a device of a rank only one side has compares with nothing");
     };
     for (std::size_t r = 1; r < base.size(); ++r)
@@ -340,15 +303,15 @@ void comparabilityWarnings(std::span<const RunInput> base, std::span<const RunIn
     for (std::size_t r = 0; r < fresh.size(); ++r)
         check(fresh[r], runName("NEW", r, fresh.size(), fresh[r].label));
 
-    const auto sideWarnings = [&](std::span<const RunInput> runs, const char* side) {
+    const auto sideWarnings = [&](std::span<const RunSummary> runs, const char* side) {
         for (std::size_t r = 0; r < runs.size(); ++r) {
             const std::string name = runName(side, r, runs.size(), runs[r].label);
-            if (runs[r].trace->droppedRecords > 0)
-                warnings.push_back(name + ": the collector dropped " + std::to_string(runs[r].trace->droppedRecords)
+            if (runs[r].droppedRecords > 0)
+                warnings.push_back(name + ": the collector dropped " + std::to_string(runs[r].droppedRecords)
                     + " record(s); its figures miss that activity");
-            if (!runs[r].result->hasGpuActivity)
+            if (!runs[r].hasGpuActivity)
                 warnings.push_back(name + ": no GPU activity in the window");
-            for (const std::string& w : runs[r].result->warnings)
+            for (const std::string& w : runs[r].analysisWarnings)
                 warnings.push_back(name + ": " + w);
         }
     };
@@ -368,37 +331,95 @@ void comparabilityWarnings(std::span<const RunInput> base, std::span<const RunIn
     }
 }
 
-bool everyRunHoldsOneProcess(std::span<const RunInput> base, std::span<const RunInput> fresh)
-{
-    const auto one = [](const RunInput& run) { return run.trace->processes.size() == 1; };
-    return std::all_of(base.begin(), base.end(), one) && std::all_of(fresh.begin(), fresh.end(), one);
-}
-
 } // namespace
 
-RunDiff compareRuns(std::span<const RunInput> base, std::span<const RunInput> fresh, const CompareOptions& options)
+RunSummary summarizeRun(
+    const Trace& trace, const AnalysisResult& result, std::string label, const CompareOptions& options)
+{
+    RunSummary s;
+    s.label = std::move(label);
+    s.analysis = result.options;
+    s.processCount = trace.processes.size();
+    std::set<int> ranks;
+    for (const Process& p : trace.processes) {
+        if (p.rank)
+            ranks.insert(*p.rank);
+    }
+    s.ranks.assign(ranks.begin(), ranks.end());
+    for (const DeviceFigures& d : result.devices) {
+        RunSummary::Device device;
+        const auto& rank = trace.processes[d.process.value].rank;
+        device.rank = rank;
+        device.rankKey = rank ? *rank : -1 - static_cast<int>(d.process.value);
+        device.deviceId = trace.devices[d.device.value].id;
+        device.name = trace.devices[d.device.value].name;
+        WindowFigures& f = device.figures;
+        f.spanNs = d.spanNs;
+        f.busyNs = d.busyNs;
+        f.idleNs = d.idleNs;
+        f.utilization = d.utilization;
+        f.gapCount = d.gapCount;
+        f.idleByCause = d.idleByCause;
+        f.exposed = d.exposed;
+        s.devices.push_back(std::move(device));
+    }
+    s.stepDurations = countedStepDurations(result);
+    s.warmupSteps = result.steps.size() - s.stepDurations.size();
+    s.kernels = result.kernels;
+    for (const std::size_t index : longestDeviceGaps(result, options.longestGaps)) {
+        const Gap gap = result.gaps[index];
+        GapSummary g;
+        g.rank = trace.processes[gap.process.value].rank;
+        g.deviceId = trace.devices[gap.device.value].id;
+        g.startFromWindowNs = gap.start - result.windows[gap.process.value].start();
+        g.durationNs = gap.duration();
+        g.cause = gap.cause;
+        g.evidence = describeGap(trace, gap, result.options.launchThresholdNs);
+        s.longestGaps.push_back(std::move(g));
+    }
+    for (const ImportWarning& w : trace.warnings)
+        s.importNotes.push_back({ 0, w.file, w.byteOffset, w.message });
+    if (trace.skippedEvents > 0)
+        s.importNotes.push_back({ 0, s.label, 0, std::to_string(trace.skippedEvents) + " malformed event(s) skipped" });
+    s.recordedKinds = recordedKinds(trace);
+    std::set<std::string> models;
+    for (const Device& d : trace.devices) {
+        if (!d.name.empty())
+            models.insert(d.name);
+    }
+    s.gpuModels.assign(models.begin(), models.end());
+    s.droppedRecords = trace.droppedRecords;
+    s.hasGpuActivity = result.hasGpuActivity;
+    s.analysisWarnings = result.warnings;
+    return s;
+}
+
+RunDiff compareRuns(std::span<const RunSummary> base, std::span<const RunSummary> fresh, const CompareOptions& options)
 {
     RunDiff diff;
     if (base.empty() || fresh.empty())
         return diff;
-    diff.analysis = base.front().result->options;
-    for (const RunInput& run : base)
+    diff.analysis = base.front().analysis;
+    for (const RunSummary& run : base)
         diff.baseRuns.push_back(run.label);
-    for (const RunInput& run : fresh)
+    for (const RunSummary& run : fresh)
         diff.newRuns.push_back(run.label);
-    diff.devices = compareDevices(base, fresh, everyRunHoldsOneProcess(base, fresh));
+    const auto one = [](const RunSummary& run) { return run.processCount == 1; };
+    const bool singleProcessRuns
+        = std::all_of(base.begin(), base.end(), one) && std::all_of(fresh.begin(), fresh.end(), one);
+    diff.devices = compareDevices(base, fresh, singleProcessRuns);
 
     std::vector<std::vector<TimeNs>> baseSteps;
     std::vector<std::vector<TimeNs>> newSteps;
     std::size_t baseWarmup = 0;
     std::size_t newWarmup = 0;
-    for (const RunInput& run : base) {
-        baseSteps.push_back(countedStepDurations(*run.result));
-        baseWarmup += run.result->steps.size() - baseSteps.back().size();
+    for (const RunSummary& run : base) {
+        baseSteps.push_back(run.stepDurations);
+        baseWarmup += run.warmupSteps;
     }
-    for (const RunInput& run : fresh) {
-        newSteps.push_back(countedStepDurations(*run.result));
-        newWarmup += run.result->steps.size() - newSteps.back().size();
+    for (const RunSummary& run : fresh) {
+        newSteps.push_back(run.stepDurations);
+        newWarmup += run.warmupSteps;
     }
     diff.steps = compareSteps(baseSteps, newSteps, options.bootstrap);
     diff.steps.base.warmup = baseWarmup;

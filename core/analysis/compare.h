@@ -17,14 +17,6 @@
 
 namespace gapscope {
 
-/// One run, analyzed: what compareRuns() reads. Both point into objects the caller keeps alive.
-struct RunInput {
-    const Trace* trace = nullptr;
-    const AnalysisResult* result = nullptr;
-    /// How the user named the run (a file or a folder), for messages.
-    std::string label;
-};
-
 /// The window figures of one device (DeviceFigures without its indices), or their mean over a side's runs.
 struct WindowFigures {
     TimeNs spanNs = 0;
@@ -136,6 +128,40 @@ struct CompareOptions {
     double stepCountRatioWarning = 2.0;
 };
 
+/// What compareRuns() needs of one analyzed run, a few kilobytes: taken right after the analysis, so that the
+/// trace can be freed before the next run is loaded (two runs never need to be in memory at once).
+struct RunSummary {
+    /// How the user named the run (a file or a folder), for messages.
+    std::string label;
+    AnalysisOptions analysis;
+    std::size_t processCount = 0;
+    std::vector<int> ranks; // the ranks the trace names, ascending
+    struct Device {
+        std::optional<int> rank;
+        /// The process's rank, or -1 - its index when it has none (processes without ranks match by order).
+        int rankKey = 0;
+        int deviceId = 0;
+        std::string name;
+        WindowFigures figures;
+    };
+    std::vector<Device> devices;
+    std::vector<TimeNs> stepDurations; // counted steps, in the order of AnalysisResult::steps
+    std::size_t warmupSteps = 0;
+    std::vector<KernelStats> kernels;
+    std::vector<GapSummary> longestGaps; // `run` is 0; compareRuns() numbers them
+    std::vector<ImportNote> importNotes;
+    /// Bit 1 << EventKind of each kind of event the trace holds: what its collector was set to record.
+    std::uint32_t recordedKinds = 0;
+    std::vector<std::string> gpuModels; // distinct Device::name, sorted
+    std::uint64_t droppedRecords = 0;
+    bool hasGpuActivity = false;
+    std::vector<std::string> analysisWarnings;
+};
+
+/// The summary of one run. Preconditions: `result` is analyze(trace, ...); the trace is finalized.
+RunSummary summarizeRun(
+    const Trace& trace, const AnalysisResult& result, std::string label, const CompareOptions& options = {});
+
 struct RunDiff {
     AnalysisOptions analysis; // the options every run was analyzed with (the first base run's)
     std::vector<std::string> baseRuns;
@@ -158,10 +184,9 @@ struct RunDiff {
 StepComparison compareSteps(const std::vector<std::vector<TimeNs>>& baseRuns,
     const std::vector<std::vector<TimeNs>>& newRuns, const BootstrapOptions& bootstrap = {});
 
-/// The whole comparison. Preconditions: each side has at least one run; every result is analyze() of its trace
-/// with the same options.
+/// The whole comparison. Preconditions: each side has at least one run, all analyzed with the same options.
 RunDiff compareRuns(
-    std::span<const RunInput> base, std::span<const RunInput> fresh, const CompareOptions& options = {});
+    std::span<const RunSummary> base, std::span<const RunSummary> fresh, const CompareOptions& options = {});
 
 /// The counted step durations of a run (all its processes), in the order of AnalysisResult::steps.
 std::vector<TimeNs> countedStepDurations(const AnalysisResult& result);

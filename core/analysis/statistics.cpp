@@ -86,28 +86,66 @@ std::pair<double, double> exactTails(
     return { below / all, above / all };
 }
 
-/// A uniform index in [0, n) from one 64-bit draw (Lemire's multiply-and-reject): the same sequence on every
-/// platform, unlike std::uniform_int_distribution, whose algorithm each library chooses.
-std::size_t drawIndex(std::mt19937_64& generator, std::uint64_t n)
-{
-    unsigned __int128 product = static_cast<unsigned __int128>(generator()) * n;
-    auto low = static_cast<std::uint64_t>(product);
-    if (low < n) {
-        const std::uint64_t threshold = (0 - n) % n;
-        while (low < threshold) {
-            product = static_cast<unsigned __int128>(generator()) * n;
-            low = static_cast<std::uint64_t>(product);
+/// Random numbers from std::mt19937_64 (whose output the C++ standard fixes) by formulas written here, not by
+/// the library's distributions (whose algorithms each standard library chooses), so that a seed gives the same
+/// interval everywhere.
+class Draws {
+public:
+    explicit Draws(std::uint64_t seed)
+        : m_generator(seed)
+    { }
+    /// Uniform in (0, 1): 53 random bits, never 0.
+    double uniform() { return (static_cast<double>(m_generator() >> 11) + 0.5) * 0x1.0p-53; }
+    /// Standard normal (Box-Muller; the second value of each pair is kept for the next call).
+    double normal()
+    {
+        if (m_spare) {
+            const double value = *m_spare;
+            m_spare.reset();
+            return value;
+        }
+        const double radius = std::sqrt(-2.0 * std::log(uniform()));
+        const double angle = 2.0 * 3.14159265358979323846 * uniform();
+        m_spare = radius * std::sin(angle);
+        return radius * std::cos(angle);
+    }
+    /// Gamma(shape, 1) for shape >= 1 (Marsaglia and Tsang's squeeze and rejection).
+    double gamma(double shape)
+    {
+        const double d = shape - 1.0 / 3.0;
+        const double c = 1.0 / std::sqrt(9.0 * d);
+        for (;;) {
+            double x = 0.0;
+            double v = 0.0;
+            do {
+                x = normal();
+                v = 1.0 + c * x;
+            } while (v <= 0.0);
+            v = v * v * v;
+            const double u = uniform();
+            if (u < 1.0 - 0.0331 * x * x * x * x || std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v)))
+                return d * v;
         }
     }
-    return static_cast<std::size_t>(product >> 64);
-}
 
-TimeNs resampledMedian(std::mt19937_64& generator, std::span<const TimeNs> values, std::vector<TimeNs>& scratch)
+private:
+    std::mt19937_64 m_generator;
+    std::optional<double> m_spare;
+};
+
+/// The median (nearest-rank, the k-th smallest with k = ceil(n / 2)) of n values drawn with replacement from
+/// `sorted`, drawn from its exact law in O(1): the k-th smallest of n uniform indices in [0, n) is
+/// floor(n U(k)), where U(k), the k-th smallest of n uniforms on (0, 1), follows Beta(k, n - k + 1) =
+/// G1 / (G1 + G2) with G1 ~ Gamma(k), G2 ~ Gamma(n - k + 1). Same law as drawing the n values one by one,
+/// at the cost of two draws instead of n and a selection.
+TimeNs resampledMedian(Draws& draws, std::span<const TimeNs> sorted)
 {
-    scratch.resize(values.size());
-    for (TimeNs& v : scratch)
-        v = values[drawIndex(generator, values.size())];
-    return medianOf(scratch);
+    const std::size_t n = sorted.size();
+    const std::size_t k = (n + 1) / 2;
+    const double g1 = draws.gamma(static_cast<double>(k));
+    const double g2 = draws.gamma(static_cast<double>(n - k + 1));
+    const auto index = static_cast<std::size_t>(static_cast<double>(n) * (g1 / (g1 + g2)));
+    return sorted[std::min(index, n - 1)];
 }
 
 } // namespace
@@ -158,12 +196,15 @@ std::optional<BootstrapInterval> bootstrapMedianDifference(
 {
     if (base.empty() || fresh.empty() || options.resamples == 0)
         return std::nullopt;
-    std::mt19937_64 generator(options.seed);
-    std::vector<TimeNs> scratch;
+    std::vector<TimeNs> sortedBase(base.begin(), base.end());
+    std::vector<TimeNs> sortedFresh(fresh.begin(), fresh.end());
+    std::sort(sortedBase.begin(), sortedBase.end());
+    std::sort(sortedFresh.begin(), sortedFresh.end());
+    Draws draws(options.seed);
     std::vector<TimeNs> differences(options.resamples);
     for (TimeNs& difference : differences) {
-        const TimeNs baseMedian = resampledMedian(generator, base, scratch);
-        const TimeNs freshMedian = resampledMedian(generator, fresh, scratch);
+        const TimeNs baseMedian = resampledMedian(draws, sortedBase);
+        const TimeNs freshMedian = resampledMedian(draws, sortedFresh);
         difference = freshMedian - baseMedian;
     }
     std::sort(differences.begin(), differences.end());

@@ -52,11 +52,13 @@ struct BootstrapInterval {
     bool excludesZero() const { return low > 0 || high < 0; }
 };
 
-/// Percentile bootstrap interval of median(fresh) - median(base): each resample draws n values with
-/// replacement from each side (std::mt19937_64 seeded with options.seed, an index in [0, n) by rejection of
-/// the top remainder, so the same inputs give the same interval on every platform), and the interval is the
-/// (1 - confidence)/2 and (1 + confidence)/2 nearest-rank percentiles of the sorted resampled differences:
-/// with 10,000 resamples and 95 %, the 250th and the 9,750th smallest. nullopt when a side is empty.
+/// Percentile bootstrap interval of median(fresh) - median(base): each resample takes n values with replacement
+/// from each side, and the interval is the (1 - confidence)/2 and (1 + confidence)/2 nearest-rank percentiles of
+/// the sorted resampled differences: with 10,000 resamples and 95 %, the 250th and the 9,750th smallest. A
+/// resample's median is drawn from its exact law (the k-th smallest of n uniform indices is floor(n B) with
+/// B ~ Beta(k, n - k + 1)), two draws per side instead of n, from std::mt19937_64 seeded with options.seed
+/// through formulas written here (not the library's distributions), so the same inputs give the same interval
+/// on every platform. nullopt when a side is empty.
 std::optional<BootstrapInterval> bootstrapMedianDifference(
     std::span<const TimeNs> base, std::span<const TimeNs> fresh, const BootstrapOptions& options = {});
 

@@ -25,11 +25,14 @@ Trace load(const std::string& relative)
     return std::move(loaded.value());
 }
 
-/// One analyzed run, kept alive for RunInput's pointers.
+/// One analyzed run.
 struct Analyzed {
     Trace trace;
     AnalysisResult result;
-    RunInput input() const { return { &trace, &result, trace.processes.empty() ? "" : trace.processes[0].sourceFile }; }
+    RunSummary summary() const
+    {
+        return summarizeRun(trace, result, trace.processes.empty() ? "" : trace.processes[0].sourceFile);
+    }
 };
 
 Analyzed analyzed(Trace trace, const AnalysisOptions& options)
@@ -41,8 +44,8 @@ Analyzed analyzed(Trace trace, const AnalysisOptions& options)
 
 RunDiff diffOf(const Analyzed& base, const Analyzed& fresh)
 {
-    const RunInput b[] = { base.input() };
-    const RunInput n[] = { fresh.input() };
+    const RunSummary b[] = { base.summary() };
+    const RunSummary n[] = { fresh.summary() };
     return compareRuns(b, n);
 }
 
