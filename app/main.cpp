@@ -24,6 +24,7 @@ void printUsage(std::ostream& out)
            "                  [--activity all|kernels] [--launch-threshold-us N] [--top N] TRACE...\n"
            "  gapscope diff [--json] [--window gpu|trace|steps|T0:T1] [--warmup N] [--activity all|kernels]\n"
            "                [--top N] [--fail-if-slower PCT] BASE NEW     (or BASE... -- NEW...)\n"
+           "  gapscope diff --note ID [--accept] BASE NEW   (measure a note of BASE against NEW)\n"
            "  gapscope convert IN OUT\n"
            "  gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]\n"
            "  gapscope export TRACE [--markdown OUT] [--png OUT.png|OUT.pdf] [--window gpu|steps|T0:T1]\n"
