@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The verdict on step time (DESIGN.md §4 "Comparing two runs"; the rules in words: docs/definitions.md).
 #include "core/analysis/compare.h"
-#include "core/analysis/percentile.h"
+#include "core/analysis/nearest_rank.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -29,8 +29,8 @@ StepSide summarizeSide(const std::vector<std::vector<TimeNs>>& runs)
             total += d;
         side.meanNs = total / static_cast<TimeNs>(side.durations.size());
         std::vector<TimeNs> copy = side.durations;
-        side.p50Ns = percentile(copy, 50);
-        side.p95Ns = percentile(copy, 95);
+        side.p50Ns = nearestRankPercentile(copy, 0.50);
+        side.p95Ns = nearestRankPercentile(copy, 0.95);
     }
     if (side.runMediansNs.size() >= 2) {
         const auto [low, high] = std::minmax_element(side.runMediansNs.begin(), side.runMediansNs.end());

@@ -201,10 +201,18 @@ TEST(DiffCommand, AnUnreadableSideIsNamed)
     const RunResult base = diff({ missing, kResnet0 });
     EXPECT_EQ(base.exitCode, 1);
     EXPECT_NE(base.err.find("cannot read the BASE run: " + missing), std::string::npos) << base.err;
-    const std::string truncated = test::dataPath("malformed/truncated.json");
-    const RunResult fresh = diff({ kResnet0, truncated });
+    const std::string notJson = test::dataPath("malformed/not_json.txt");
+    const RunResult fresh = diff({ kResnet0, notJson });
     EXPECT_EQ(fresh.exitCode, 1);
-    EXPECT_NE(fresh.err.find("cannot read the NEW run: " + truncated + ": at byte"), std::string::npos) << fresh.err;
+    EXPECT_NE(fresh.err.find("cannot read the NEW run: " + notJson + ": not a trace"), std::string::npos) << fresh.err;
+    // A truncated trace loads up to the cut with a warning: the diff goes on and lists it under NEW's import.
+    const std::string truncated = test::dataPath("malformed/truncated.json");
+    const RunResult cut = diff({ "--json", kResnet0, truncated });
+    ASSERT_EQ(cut.exitCode, 0) << cut.err;
+    const auto doc = nlohmann::json::parse(cut.out);
+    EXPECT_TRUE(doc["import"]["base"].empty());
+    ASSERT_FALSE(doc["import"]["new"].empty());
+    EXPECT_EQ(doc["import"]["new"][0]["file"], truncated);
     test::TempDir empty;
     const RunResult folder = diff({ kResnet0, empty.path().string() });
     EXPECT_EQ(folder.exitCode, 1);
