@@ -5,9 +5,10 @@
 #include "core/model/time_format.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
-#include <filesystem>
 #include <set>
+#include <tuple>
 
 namespace gapscope {
 
