@@ -19,5 +19,10 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
 /// `record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]`: runs a program
 /// under the collector and writes its native trace; returns the program's exit status.
 int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// `summarize [analysis options] TRACE... -o OUT.summary.json`: one compact summary per rank (core/summary/).
+int runSummarize(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// `job [--json] [-o DIR] [--threads N] [--mpi] TRACES...|DIR`: the ranks' summaries matched into a job report
+/// (job_pipeline.h).
+int runJob(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace gapscope::cli
