@@ -13,7 +13,15 @@ namespace gapscope {
 
 namespace {
 
-constexpr std::string_view kCollectiveNameKey = "\"Collective name\"";
+constexpr std::string_view kCollectiveNameKey = "Collective name\"";
+
+/// Whether args text holds the key Kineto's collective args have. Every kernel's args are asked, so the search
+/// starts from the key's 'C', which kernel args seldom hold (from '"' it would stop at every key and value; glibc's
+/// memmem took as long as the rest of the summary).
+bool hasCollectiveName(std::string_view args)
+{
+    return args.find(kCollectiveNameKey) != std::string_view::npos;
+}
 
 bool startsWithNoCase(std::string_view text, std::string_view prefix)
 {
@@ -30,7 +38,7 @@ bool startsWithNoCase(std::string_view text, std::string_view prefix)
 /// False when the text is not a JSON object with a collective name.
 bool readCollectiveArgs(std::string_view argsJson, CollectiveOccurrence& occurrence)
 {
-    if (argsJson.find(kCollectiveNameKey) == std::string_view::npos)
+    if (!hasCollectiveName(argsJson))
         return false;
     const nlohmann::json args = nlohmann::json::parse(argsJson, nullptr, false);
     if (!args.is_object())
@@ -65,7 +73,10 @@ bool readCollectiveArgs(std::string_view argsJson, CollectiveOccurrence& occurre
     return true;
 }
 
-/// The collective args of the innermost CPU range around the kernel's launch call that carries them.
+/// The collective args of the innermost CPU range around the kernel's launch call that carries them. The ranges
+/// around the call are its ancestors on its thread: walking back from it, each earlier event of smaller depth that
+/// still covers it is the next one out (Trace::finalize() computed the depths), so only the call's enclosing
+/// ranges and their earlier children are read, never the whole thread.
 void readLaunchingRangeArgs(const Trace& trace, EventRef kernel, CollectiveOccurrence& occurrence)
 {
     const auto launch = trace.launchOf(kernel);
@@ -73,26 +84,31 @@ void readLaunchingRangeArgs(const Trace& trace, EventRef kernel, CollectiveOccur
         return;
     const Lane& lane = trace.lanes[launch->lane.value];
     const Event& call = trace.event(*launch);
-    const auto [first, last] = lane.visibleRange(call.start, call.start + 1);
-    const Event* innermost = nullptr;
-    for (std::size_t i = first; i < last; ++i) {
+    int depth = call.depth;
+    for (std::size_t i = launch->index; i-- > 0 && depth > 0;) {
         const Event& range = lane.events[i];
-        if (range.start > call.start || range.end < call.end || range.args == kNoArgs)
+        if (range.depth >= depth || range.end < call.end)
             continue;
-        if (range.kind != EventKind::CpuOp && range.kind != EventKind::UserAnnotation)
-            continue;
-        if (trace.argsJson(range).find(kCollectiveNameKey) == std::string_view::npos)
-            continue;
-        if (!innermost || range.start > innermost->start
-            || (range.start == innermost->start && range.end < innermost->end))
-            innermost = &range;
+        depth = range.depth;
+        if ((range.kind == EventKind::CpuOp || range.kind == EventKind::UserAnnotation)
+            && readCollectiveArgs(trace.argsJson(range), occurrence))
+            return;
     }
-    if (innermost)
-        readCollectiveArgs(trace.argsJson(*innermost), occurrence);
+}
+
+/// Per name (by StringId): whether a kernel of that name is compute (DESIGN.md §4: not communication).
+std::vector<bool> computeKernelNames(const Trace& trace)
+{
+    std::vector<bool> compute(trace.strings.size());
+    for (std::uint32_t id = 0; id < compute.size(); ++id) {
+        const std::string_view name = trace.strings.view(StringId { id });
+        compute[id] = !isCommunicationKernel(name) && !isCollectiveKernelName(name);
+    }
+    return compute;
 }
 
 /// The union of a device's compute (non-communication kernels and memsets), DESIGN.md §4's first category.
-IntervalSet deviceCompute(const Trace& trace, DeviceIndex device)
+IntervalSet deviceCompute(const Trace& trace, DeviceIndex device, const std::vector<bool>& computeNames)
 {
     std::vector<Interval> compute;
     for (const Lane& lane : trace.lanes) {
@@ -100,8 +116,7 @@ IntervalSet deviceCompute(const Trace& trace, DeviceIndex device)
             continue;
         for (const Event& e : lane.events) {
             const bool isCompute = e.kind == EventKind::Memset
-                || (e.kind == EventKind::Kernel && !isCommunicationKernel(trace.name(e))
-                    && !isCollectiveKernelName(trace.name(e)));
+                || (e.kind == EventKind::Kernel && e.name.value < computeNames.size() && computeNames[e.name.value]);
             if (isCompute && e.end > e.start)
                 compute.push_back({ e.start, e.end });
         }
@@ -137,6 +152,7 @@ std::vector<CollectiveOccurrence> findCollectives(const Trace& trace, ProcessInd
 {
     std::vector<CollectiveOccurrence> found;
     std::map<std::uint32_t, IntervalSet> computeByDevice;
+    std::vector<bool> computeNames;
     for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
         const Lane& lane = trace.lanes[l];
         if (lane.kind != LaneKind::GpuStream || lane.process != process || !lane.communicationKernels)
@@ -157,8 +173,12 @@ std::vector<CollectiveOccurrence> findCollectives(const Trace& trace, ProcessInd
             occurrence.start = e.start;
             occurrence.end = e.end;
             auto compute = computeByDevice.find(lane.device.value);
-            if (compute == computeByDevice.end())
-                compute = computeByDevice.emplace(lane.device.value, deviceCompute(trace, lane.device)).first;
+            if (compute == computeByDevice.end()) {
+                if (computeNames.empty())
+                    computeNames = computeKernelNames(trace);
+                compute
+                    = computeByDevice.emplace(lane.device.value, deviceCompute(trace, lane.device, computeNames)).first;
+            }
             occurrence.exposed = exposedParts(compute->second.intervals(), e.start, e.end);
             found.push_back(std::move(occurrence));
         }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace gapscope {
 
@@ -16,17 +17,14 @@ namespace {
 constexpr TimeNs kSuspectEndSpreadNs = 1'000'000;
 
 struct MatchKey {
-    std::string name;
-    std::string group;
+    std::uint32_t name = 0;
+    std::uint32_t group = 0;
     std::int64_t seq = 0;
     friend bool operator<(const MatchKey& a, const MatchKey& b)
     {
         return std::tie(a.name, a.group, a.seq) < std::tie(b.name, b.group, b.seq);
     }
 };
-
-/// A collective's occurrences per analysed rank (several when a rank ran it as several kernels).
-using Occurrences = std::vector<std::vector<const CollectiveOccurrence*>>;
 
 std::string inputName(const JobRankInput& input, std::size_t index)
 {
@@ -151,18 +149,49 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
     }
     job.matching = anyOccurrence && everySequenced ? CollectiveMatching::BySequence : CollectiveMatching::ByOrder;
 
-    std::map<MatchKey, Occurrences> keyed;
+    // Names interned once, so that a key is three numbers: a thousand ranks of a thousand collectives each are
+    // a million keys to place.
+    std::unordered_map<std::string_view, std::uint32_t> nameIds;
+    std::vector<std::string_view> names;
+    const auto intern = [&](const std::string& name) {
+        const auto [it, inserted] = nameIds.emplace(name, static_cast<std::uint32_t>(names.size()));
+        if (inserted)
+            names.push_back(name);
+        return it->second;
+    };
+    std::map<MatchKey, std::uint32_t> keyIndex;
+    std::vector<MatchKey> keys;
+    /// Per key, its occurrences as (analysed rank, occurrence), in rank order.
+    std::vector<std::vector<std::pair<std::uint32_t, const CollectiveOccurrence*>>> keyed;
+    std::vector<std::int64_t> order;
     for (std::size_t r = 0; r < analysed.size(); ++r) {
-        std::map<std::string, std::int64_t> order;
+        std::fill(order.begin(), order.end(), 0);
         for (const CollectiveOccurrence& o : *analysed[r]->collectives) {
-            const MatchKey key = job.matching == CollectiveMatching::BySequence
-                ? MatchKey { o.collective, o.group, *o.seq }
-                : MatchKey { o.kernel, {}, order[o.kernel]++ };
-            Occurrences& occurrences = keyed[key];
-            occurrences.resize(analysed.size());
-            occurrences[r].push_back(&o);
+            MatchKey key;
+            if (job.matching == CollectiveMatching::BySequence) {
+                key = { intern(o.collective), intern(o.group), *o.seq };
+            } else {
+                const std::uint32_t name = intern(o.kernel);
+                if (name >= order.size())
+                    order.resize(name + 1, 0);
+                key = { name, 0, order[name]++ };
+            }
+            const auto [it, inserted] = keyIndex.emplace(key, static_cast<std::uint32_t>(keys.size()));
+            if (inserted) {
+                keys.push_back(key);
+                keyed.emplace_back();
+            }
+            keyed[it->second].emplace_back(static_cast<std::uint32_t>(r), &o);
         }
     }
+    // Keys in the order of (name, group, seq) as text, which breaks ties of first arrival below.
+    std::vector<std::uint32_t> keyOrder(keys.size());
+    for (std::uint32_t k = 0; k < keys.size(); ++k)
+        keyOrder[k] = k;
+    std::sort(keyOrder.begin(), keyOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return std::tie(names[keys[a].name], names[keys[a].group], keys[a].seq)
+            < std::tie(names[keys[b].name], names[keys[b].group], keys[b].seq);
+    });
 
     job.perRank.resize(analysed.size());
     for (std::size_t r = 0; r < analysed.size(); ++r) {
@@ -171,35 +200,33 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
         figures.input = byRank[job.ranks[r]];
         figures.exposedCommunicationNs = analysed[r]->exposedCommunicationNs;
     }
-    std::map<std::string, std::vector<TimeNs>> skewsByName;
-    for (const auto& [key, occurrences] : keyed) {
-        std::size_t present = 0;
-        for (const auto& own : occurrences)
-            present += own.empty() ? 0 : 1;
-        if (present < 2) {
-            for (std::size_t r = 0; r < occurrences.size(); ++r)
-                job.perRank[r].unmatched += occurrences[r].size();
+    std::map<std::string_view, std::vector<TimeNs>> skewsByName;
+    for (const std::uint32_t k : keyOrder) {
+        const auto& occurrences = keyed[k];
+        const bool several = occurrences.front().first != occurrences.back().first;
+        if (!several) {
+            job.perRank[occurrences.front().first].unmatched += occurrences.size();
             continue;
         }
         MatchedCollective matched;
-        matched.name = key.name;
-        matched.group = key.group;
-        matched.seq = key.seq;
+        matched.name = std::string(names[keys[k].name]);
+        matched.group = keys[k].group == 0 && job.matching == CollectiveMatching::ByOrder
+            ? std::string()
+            : std::string(names[keys[k].group]);
+        matched.seq = keys[k].seq;
         matched.arrivals.resize(analysed.size());
         matched.ends.resize(analysed.size());
+        for (const auto& [r, o] : occurrences) {
+            matched.arrivals[r] = matched.arrivals[r] ? std::min(*matched.arrivals[r], o->start) : o->start;
+            matched.ends[r] = matched.ends[r] ? std::max(*matched.ends[r], o->end) : o->end;
+        }
         TimeNs minArrival = 0, maxArrival = 0, minEnd = 0, maxEnd = 0;
         bool first = true;
-        for (std::size_t r = 0; r < occurrences.size(); ++r) {
-            if (occurrences[r].empty())
+        for (std::size_t r = 0; r < analysed.size(); ++r) {
+            if (!matched.arrivals[r])
                 continue;
-            TimeNs arrival = occurrences[r].front()->start;
-            TimeNs end = occurrences[r].front()->end;
-            for (const CollectiveOccurrence* o : occurrences[r]) {
-                arrival = std::min(arrival, o->start);
-                end = std::max(end, o->end);
-            }
-            matched.arrivals[r] = arrival;
-            matched.ends[r] = end;
+            const TimeNs arrival = *matched.arrivals[r];
+            const TimeNs end = *matched.ends[r];
             if (first || arrival > maxArrival)
                 matched.lastRank = job.ranks[r];
             minArrival = first ? arrival : std::min(minArrival, arrival);
@@ -210,17 +237,18 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
         }
         matched.skewNs = maxArrival - minArrival;
         matched.endSpreadNs = maxEnd - minEnd;
-        for (std::size_t r = 0; r < occurrences.size(); ++r) {
-            if (!matched.arrivals[r])
-                continue;
+        std::uint32_t previous = ~0u;
+        for (const auto& [r, o] : occurrences) {
             RankSkewFigures& figures = job.perRank[r];
-            figures.matched += occurrences[r].size();
+            ++figures.matched;
+            figures.exposedWaitNs += overlap(o->exposed, *matched.arrivals[r], maxArrival);
+            if (r == previous)
+                continue;
+            previous = r;
             figures.waitNs += maxArrival - *matched.arrivals[r];
             figures.timesLast += job.ranks[r] == matched.lastRank ? 1 : 0;
-            for (const CollectiveOccurrence* o : occurrences[r])
-                figures.exposedWaitNs += overlap(o->exposed, *matched.arrivals[r], maxArrival);
         }
-        skewsByName[matched.name].push_back(matched.skewNs);
+        skewsByName[names[keys[k].name]].push_back(matched.skewNs);
         job.collectives.push_back(std::move(matched));
     }
     std::stable_sort(job.collectives.begin(), job.collectives.end(),
@@ -246,7 +274,7 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
     }
     for (auto& [name, skews] : skewsByName) {
         CollectiveSkewStats stats;
-        stats.name = name;
+        stats.name = std::string(name);
         stats.count = skews.size();
         stats.maxNs = *std::max_element(skews.begin(), skews.end());
         stats.p50Ns = nearestRankPercentile(skews, 0.50);

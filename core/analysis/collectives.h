@@ -10,20 +10,45 @@
 #include "core/model/trace.h"
 
 #include <cstddef>
+#include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 namespace gapscope {
 
+/// An immutable name that copies share: a job's million collective occurrences name a handful of kernels, and a
+/// string each would be most of the memory of a thousand ranks' summaries.
+class SharedName {
+public:
+    SharedName() = default;
+    SharedName(std::string name)
+        : m_name(name.empty() ? nullptr : std::make_shared<const std::string>(std::move(name)))
+    { }
+    const std::string& str() const
+    {
+        static const std::string empty;
+        return m_name ? *m_name : empty;
+    }
+    operator const std::string&() const { return str(); }
+    bool empty() const { return !m_name; }
+    friend bool operator==(const SharedName& a, std::string_view b) { return std::string_view(a.str()) == b; }
+    friend bool operator==(const SharedName& a, const SharedName& b) { return a.str() == b.str(); }
+    friend std::ostream& operator<<(std::ostream& out, const SharedName& name) { return out << name.str(); }
+
+private:
+    std::shared_ptr<const std::string> m_name;
+};
+
 /// One collective kernel on one rank.
 struct CollectiveOccurrence {
     /// The kernel's name.
-    std::string kernel;
+    SharedName kernel;
     /// What the trace says about the collective (Kineto `record_param_comms` / `nccl:*` args, or the kernel's
     /// own): "Collective name", "Process Group Name" (or "Process Group ID"), "Seq". Empty / none when absent.
-    std::string collective;
-    std::string group;
+    SharedName collective;
+    SharedName group;
     std::optional<std::int64_t> seq;
     int device = 0;
     TimeNs start = 0;

@@ -23,7 +23,7 @@ CollectiveOccurrence occurrence(std::string kernel, double startUs, double endUs
 CollectiveOccurrence sequenced(std::string group, std::int64_t seq, double startUs, double endUs)
 {
     CollectiveOccurrence o = occurrence("ncclKernel_AllReduce", startUs, endUs);
-    o.collective = "allreduce";
+    o.collective = std::string("allreduce");
     o.group = std::move(group);
     o.seq = seq;
     return o;
