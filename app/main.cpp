@@ -22,6 +22,11 @@ void printUsage(std::ostream& out)
            "Usage:\n"
            "  gapscope report [--json] [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
            "                  [--activity all|kernels] [--launch-threshold-us N] [--top N] TRACE...\n"
+           "  gapscope diff [--json] [--window gpu|trace|steps|T0:T1] [--warmup N] [--activity all|kernels]\n"
+           "                [--top N] [--fail-if-slower PCT] BASE NEW     (or BASE... -- NEW...)\n"
+           "  gapscope diff --note ID [--accept] BASE NEW   (measure a note of BASE against NEW)\n"
+           "  gapscope summarize [--window ...] [--activity all|kernels] TRACE... -o OUT.summary.json\n"
+           "  gapscope job [--json] [-o DIR] [--threads N] [--top N] [--mpi] [--window ...] TRACES...|DIR\n"
            "  gapscope convert IN OUT\n"
            "  gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]\n"
            "  gapscope export TRACE [--markdown OUT] [--png OUT.png|OUT.pdf] [--window gpu|steps|T0:T1]\n"
@@ -84,6 +89,12 @@ int main(int argc, char** argv)
     args.erase(args.begin());
     if (command == "report")
         return gapscope::cli::runReport(args, std::cout, std::cerr);
+    if (command == "diff")
+        return gapscope::cli::runDiff(args, std::cout, std::cerr);
+    if (command == "summarize")
+        return gapscope::cli::runSummarize(args, std::cout, std::cerr);
+    if (command == "job")
+        return gapscope::cli::runJob(args, std::cout, std::cerr);
     if (command == "convert")
         return gapscope::cli::runConvert(args, std::cout, std::cerr);
     if (command == "export")

@@ -11,6 +11,7 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev libgl-dev fonts-dejavu-core
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libsqlite3-dev
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -9,6 +9,7 @@
 #include "core/io/trace_file.h"
 
 #include <filesystem>
+#include <map>
 
 namespace gapscope::cli {
 
@@ -27,6 +28,29 @@ const char* const kUsage
       "  Annotations come from TRACE.gapscope.json (made in the viewer); OUT '-' is stdout.\n"
       "  --png OUT ending in .pdf writes the picture as a PDF page instead.\n";
 
+/// Measures each note that names an after trace against it (each after trace loaded once); a path that is not
+/// absolute is taken from the folder of the trace the notes are on.
+void measureNotes(
+    const Trace& trace, const AnnotationStore& store, const ExportOptions& options, MarkdownReportOptions& report)
+{
+    const AnalysisOptions comparison = noteComparisonOptions(trace, options.analysis);
+    std::map<std::string, IoResult<Trace>> afterTraces;
+    for (const Annotation& note : store.annotations()) {
+        if (note.afterTrace.empty())
+            continue;
+        std::filesystem::path path(note.afterTrace);
+        if (path.is_relative())
+            path = std::filesystem::path(options.trace).parent_path() / path;
+        auto it = afterTraces.find(path.string());
+        if (it == afterTraces.end())
+            it = afterTraces.emplace(path.string(), loadTraceFile(path.string())).first;
+        if (!it->second)
+            report.measurementErrors[note.id] = it->second.error().toString();
+        else
+            report.measurements[note.id] = measureNoteAgainst(trace, it->second.value(), note, comparison);
+    }
+}
+
 int exportMarkdown(const Trace& trace, const AnnotationStore& store, const ExportOptions& options, std::ostream& out,
     std::ostream& err)
 {
@@ -34,6 +58,7 @@ int exportMarkdown(const Trace& trace, const AnnotationStore& store, const Expor
     report.traceName = std::filesystem::path(options.trace).filename().string();
     report.notesSource = store.loadedFrom();
     report.analysis = options.analysis;
+    measureNotes(trace, store, options, report);
     const std::string text = writeMarkdownReport(trace, store.annotations(), report);
     if (*options.markdown == "-") {
         out << text;

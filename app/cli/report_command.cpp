@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/commands.h"
+#include "app/cli/job_report.h"
 #include "app/cli/report_json.h"
 #include "app/cli/report_text.h"
 #include "core/io/trace_file.h"
+#include "core/summary/rank_summary.h"
 
 namespace gapscope::cli {
 
@@ -26,10 +28,24 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     for (const ImportWarning& w : trace.warnings)
         err << "warning: " << w.toString() << "\n";
     const AnalysisResult result = analyze(trace, options->analysis);
-    if (options->json)
-        writeReportJson(out, trace, result, *options);
-    else
+    // Several processes: the ranks of one job, compared through their summaries (as `gapscope job` does).
+    std::vector<RankSummary> ranks;
+    if (trace.processes.size() > 1 && result.hasGpuActivity) {
+        for (std::uint32_t p = 0; p < trace.processes.size(); ++p)
+            ranks.push_back(summarizeProcess(trace, result, ProcessIndex { p }));
+    }
+    const std::optional<JobAnalysis> job
+        = ranks.empty() ? std::nullopt : std::optional<JobAnalysis>(analyzeSummaries(ranks));
+    if (options->json) {
+        const nlohmann::json jobJson = job ? jobToJson(ranks, *job) : nlohmann::json();
+        writeReportJson(out, trace, result, *options, job ? &jobJson : nullptr);
+    } else {
         writeTextReport(trace, result, *options, out);
+        if (job) {
+            out << "\n";
+            writeJobText(ranks, *job, options->top.value_or(10), out);
+        }
+    }
     return 0;
 }
 

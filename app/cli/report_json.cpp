@@ -174,8 +174,8 @@ private:
 
 } // namespace
 
-void writeReportJson(
-    std::ostream& stream, const Trace& trace, const AnalysisResult& result, const ReportOptions& options)
+void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisResult& result,
+    const ReportOptions& options, const nlohmann::json* job)
 {
     // The overall window: from the earliest to the latest bound over the processes measured.
     json window
@@ -262,6 +262,8 @@ void writeReportJson(
     lists.list("kernels", std::vector<KernelStats>(result.kernels.begin(), result.kernels.begin() + kernelCount),
         [&](const KernelStats& k) { lists.kernel(k); });
     member("import", json { { "skipped_events", trace.skippedEvents }, { "warnings", warnings } });
+    if (job)
+        member("job", *job);
     out.raw("\n}\n");
 }
 

@@ -6,8 +6,6 @@
 
 namespace gapscope::cli {
 
-namespace {
-
 std::optional<long long> parseInteger(const std::string& text)
 {
     long long value = 0;
@@ -16,8 +14,6 @@ std::optional<long long> parseInteger(const std::string& text)
         return std::nullopt;
     return value;
 }
-
-} // namespace
 
 std::optional<TimeNs> parseTime(const std::string& text)
 {

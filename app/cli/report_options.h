@@ -24,8 +24,11 @@ std::optional<ReportOptions> parseReportOptions(const std::vector<std::string>& 
 enum class AnalysisOptionParse { NotAnalysisOption, Parsed, Failed };
 /// Parses the analysis option at args[i] that `report` and `export` share (--window, --warmup, --activity,
 /// --launch-threshold-us, --step-pattern) and moves i past its value. Failed: `error` says why.
-AnalysisOptionParse parseAnalysisOption(const std::vector<std::string>& args, std::size_t& i,
-                                        AnalysisOptions& options, std::string& error);
+AnalysisOptionParse parseAnalysisOption(
+    const std::vector<std::string>& args, std::size_t& i, AnalysisOptions& options, std::string& error);
+
+/// Parses a whole decimal number (nothing else in `text`).
+std::optional<long long> parseInteger(const std::string& text);
 
 /// Parses a time such as "1500", "1500ns", "2.5us", "3ms", "1s" into ns (plain numbers are ns).
 std::optional<TimeNs> parseTime(const std::string& text);

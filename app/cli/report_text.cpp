@@ -2,6 +2,7 @@
 #include "app/cli/report_text.h"
 
 #include "app/cli/report_json.h"
+#include "app/cli/text_columns.h"
 #include "core/model/labels.h"
 #include "core/model/time_format.h"
 
@@ -21,17 +22,6 @@ std::string percent(TimeNs part, TimeNs whole)
 std::string processTitle(const Trace& trace, ProcessIndex index)
 {
     return processLabel(trace.processes[index.value]);
-}
-
-// Pads to a display width, counting UTF-8 code points (formatDuration writes "µs").
-std::string pad(std::string text, std::size_t width)
-{
-    std::size_t columns = 0;
-    for (unsigned char c : text)
-        columns += (c & 0xc0) != 0x80 ? 1 : 0;
-    if (columns < width)
-        text.append(width - columns, ' ');
-    return text;
 }
 
 void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)

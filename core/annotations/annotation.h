@@ -84,6 +84,10 @@ struct Annotation {
     std::string title;
     OptimizationRecord record;
     AnnotationStatus status = AnnotationStatus::Open;
+    /// The trace of the run with the change (the "after" of the experiment), as the user named it: absolute, or
+    /// relative to the folder of the trace the note is on. Empty: not measured against one yet
+    /// (note_measurement.h).
+    std::string afterTrace;
     /// "#rrggbb".
     std::string colour = "#e69f00";
     /// ISO 8601 UTC, "2024-05-01T12:34:56Z".

@@ -16,9 +16,9 @@ namespace {
 // Ordered so that the sidecar reads in the order of the record, and unknown keys keep their place.
 using Json = nlohmann::ordered_json;
 
-const char* const kKnownAnnotationKeys[]
-    = { "id", "start", "end", "lanes", "gap", "title", "problem", "baseline", "hypothesis", "change",
-          "correctnessCheck", "performanceChange", "sideEffects", "status", "colour", "created", "modified" };
+const char* const kKnownAnnotationKeys[] = { "id", "start", "end", "lanes", "gap", "title", "problem", "baseline",
+    "hypothesis", "change", "correctnessCheck", "performanceChange", "sideEffects", "status", "colour", "created",
+    "modified", "afterTrace" };
 const char* const kKnownTopLevelKeys[] = { "format", "version", "trace", "annotations" };
 
 // ---- locating a JSON pointer in the text -------------------------------------------------------
@@ -330,7 +330,8 @@ private:
             || !readString(object, "change", at, r.change)
             || !readString(object, "correctnessCheck", at, r.correctnessCheck)
             || !readString(object, "performanceChange", at, r.performanceChange)
-            || !readString(object, "sideEffects", at, r.sideEffects) || !readString(object, "created", at, a.created)
+            || !readString(object, "sideEffects", at, r.sideEffects)
+            || !readString(object, "afterTrace", at, a.afterTrace) || !readString(object, "created", at, a.created)
             || !readString(object, "modified", at, a.modified))
             return false;
         std::string status = "open";
@@ -400,6 +401,8 @@ Json annotationToJson(const Annotation& a)
     object["correctnessCheck"] = a.record.correctnessCheck;
     object["performanceChange"] = a.record.performanceChange;
     object["sideEffects"] = a.record.sideEffects;
+    if (!a.afterTrace.empty())
+        object["afterTrace"] = a.afterTrace;
     object["created"] = a.created;
     object["modified"] = a.modified;
     appendUnknown(object, a.unknownFieldsJson);

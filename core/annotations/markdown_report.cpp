@@ -90,9 +90,74 @@ void writeFigures(std::ostream& out, const Trace& trace, const AnnotationFigures
     out << '\n';
 }
 
-void writeAnnotation(std::ostream& out, const Trace& trace, const Annotation& a, std::size_t number, TimeNs origin,
-    const AnalysisOptions& analysis)
+std::string signedDuration(TimeNs ns)
 {
+    return (ns > 0 ? "+" : "") + formatDuration(ns);
+}
+
+std::string changeText(TimeNs before, TimeNs after)
+{
+    std::string text = signedDuration(after - before);
+    if (before != 0)
+        text += " (" + (after >= before ? std::string("+") : std::string())
+            + percentText(static_cast<double>(after - before) / static_cast<double>(before)) + ")";
+    return text;
+}
+
+void writeMeasurement(std::ostream& out, const Annotation& a, const MarkdownReportOptions& options)
+{
+    if (a.afterTrace.empty())
+        return;
+    out << "### Measured against the after trace\n\n";
+    if (const auto error = options.measurementErrors.find(a.id); error != options.measurementErrors.end()) {
+        out << "Not measured: " << oneLine(error->second) << "\n\n";
+        return;
+    }
+    const auto found = options.measurements.find(a.id);
+    if (found == options.measurements.end()) {
+        out << "Not measured in this report.\n\n";
+        return;
+    }
+    const NoteMeasurement& m = found->second;
+    const StepComparison& s = m.steps;
+    out << "Window `" << windowKindName(m.window) << "`"
+        << (m.window == WindowKind::Steps ? " (warm-up " + std::to_string(m.warmupSteps) + " excluded)" : std::string())
+        << " of each run.\n\n| Figure | Before | After | Change |\n|---|---:|---:|---:|\n";
+    out << "| counted steps | " << s.base.durations.size() << " | " << s.fresh.durations.size() << " | |\n";
+    if (s.test) {
+        out << "| step p50 | " << formatDuration(s.base.p50Ns) << " | " << formatDuration(s.fresh.p50Ns) << " | "
+            << changeText(s.base.p50Ns, s.fresh.p50Ns) << " |\n";
+        out << "| step mean | " << formatDuration(s.base.meanNs) << " | " << formatDuration(s.fresh.meanNs) << " | "
+            << changeText(s.base.meanNs, s.fresh.meanNs) << " |\n";
+    }
+    const auto share = [](TimeNs part, TimeNs whole) {
+        return whole > 0 ? percentText(static_cast<double>(part) / static_cast<double>(whole)) : std::string("-");
+    };
+    out << "| " << m.figure << " | " << formatDuration(m.figureBeforeNs) << " ("
+        << share(m.figureBeforeNs, m.windowBeforeNs) << ") | " << formatDuration(m.figureAfterNs) << " ("
+        << share(m.figureAfterNs, m.windowAfterNs) << ") | " << changeText(m.figureBeforeNs, m.figureAfterNs)
+        << " |\n\n";
+    out << "**Verdict:** " << verdictName(s.verdict);
+    if (s.test && s.interval95) {
+        char p[32];
+        std::snprintf(p, sizeof p, s.test->pValue < 0.0001 ? "%.2g" : "%.4f", s.test->pValue);
+        out << " (95 % interval of the change in step p50 [" << signedDuration(s.interval95->low) << ", "
+            << signedDuration(s.interval95->high) << "], p = " << p << ", Mann-Whitney U "
+            << (s.test->exact ? "exact" : "normal approximation") << ")";
+    } else {
+        out << " (" << oneLine(s.reason) << ")";
+    }
+    out << ".";
+    if (!s.caveat.empty())
+        out << " Caveat: " << oneLine(s.caveat) << ".";
+    out << "\n\n**Proposed status:** " << annotationStatusName(m.proposedStatus) << " (" << oneLine(m.statusReason)
+        << "); the note's status is " << annotationStatusName(a.status) << ".\n\n";
+}
+
+void writeAnnotation(std::ostream& out, const Trace& trace, const Annotation& a, std::size_t number, TimeNs origin,
+    const MarkdownReportOptions& options)
+{
+    const AnalysisOptions& analysis = options.analysis;
     out << "## " << number << ". " << (a.title.empty() ? std::string("(untitled)") : oneLine(a.title)) << "\n\n";
     out << "- **Status:** " << annotationStatusName(a.status) << "\n";
     out << "- **Range:** " << fromTraceStart(a.start, origin) << " to " << fromTraceStart(a.end, origin) << " ("
@@ -103,6 +168,8 @@ void writeAnnotation(std::ostream& out, const Trace& trace, const Annotation& a,
             out << (i ? "; " : "") << describeLane(a.lanes[i]);
         out << "\n";
     }
+    if (!a.afterTrace.empty())
+        out << "- **After trace:** `" << oneLine(a.afterTrace) << "`\n";
     if (a.gap) {
         out << "- **From gap:** " << (a.gap->cause.empty() ? std::string("gap") : "`" + a.gap->cause + "` gap")
             << " of " << formatDuration(a.gap->end - a.gap->start) << " on pid " << a.gap->pid << " GPU "
@@ -126,6 +193,7 @@ void writeAnnotation(std::ostream& out, const Trace& trace, const Annotation& a,
     writeField(out, "Side effects", a.record.sideEffects);
 
     writeFigures(out, trace, measureAnnotation(trace, a, analysis));
+    writeMeasurement(out, a, options);
 }
 
 } // namespace
@@ -148,7 +216,7 @@ std::string writeMarkdownReport(
     if (annotations.empty())
         out << "No annotations yet: create one in the viewer from a range selection or with \"Explain this gap…\".\n";
     for (std::size_t i = 0; i < annotations.size(); ++i)
-        writeAnnotation(out, trace, annotations[i], i + 1, origin, options.analysis);
+        writeAnnotation(out, trace, annotations[i], i + 1, origin, options);
     return out.str();
 }
 

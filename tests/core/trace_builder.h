@@ -84,6 +84,13 @@ public:
         return cpu(EventKind::NvtxRange, tid, startUs, endUs, name, 0);
     }
 
+    /// Gives the event added last these raw JSON args (e.g. Kineto's collective args).
+    TraceBuilder& args(std::string json)
+    {
+        m_trace.lanes[m_lastLane.value].events.back().args = m_trace.addArgs(std::move(json));
+        return *this;
+    }
+
     /// Finalizes and hands the trace over; the builder is empty afterwards.
     Trace build()
     {
@@ -97,14 +104,16 @@ private:
     {
         Event e = event(kind, startUs, endUs, name, correlation);
         const DeviceIndex device = m_trace.device(m_process, m_deviceId);
-        m_trace.lanes[m_trace.streamLane(device, stream).value].events.push_back(e);
+        m_lastLane = m_trace.streamLane(device, stream);
+        m_trace.lanes[m_lastLane.value].events.push_back(e);
         return *this;
     }
     TraceBuilder& cpu(EventKind kind, std::int64_t tid, double startUs, double endUs, std::string_view name,
         std::uint32_t correlation)
     {
         Event e = event(kind, startUs, endUs, name, correlation);
-        m_trace.lanes[m_trace.threadLane(m_process, tid).value].events.push_back(e);
+        m_lastLane = m_trace.threadLane(m_process, tid);
+        m_trace.lanes[m_lastLane.value].events.push_back(e);
         return *this;
     }
     Event event(EventKind kind, double startUs, double endUs, std::string_view name, std::uint32_t correlation)
@@ -120,6 +129,7 @@ private:
 
     Trace m_trace;
     ProcessIndex m_process;
+    LaneIndex m_lastLane;
     int m_deviceId = 0;
 };
 

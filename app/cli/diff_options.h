@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/cli/report_options.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapscope::cli {
+
+/// The parsed command line of `gapscope diff BASE NEW` / `gapscope diff BASE... -- NEW...`.
+struct DiffOptions {
+    /// The options every run is analyzed with (the report's: --window, --warmup, --activity, ...).
+    AnalysisOptions analysis;
+    bool json = false;
+    /// Rows of the kernel and longest-gap lists; nullopt: 10 in text, all kernels and 10 gaps in JSON.
+    std::optional<std::size_t> top;
+    /// Exit 3 when NEW's step p50 is slower by more than this many percent and the verdict is `slower`.
+    std::optional<double> failIfSlowerPercent;
+    /// Measure the note with this id (from BASE's sidecar) against NEW: fill its performance change, name NEW as
+    /// its after trace, save the sidecar, print the proposed status. One run per side.
+    std::optional<std::string> note;
+    /// With --note: also set the note's status to the proposed one.
+    bool acceptStatus = false;
+    /// Each run: a trace file, or a folder holding the per-rank files of one job.
+    std::vector<std::string> baseRuns;
+    std::vector<std::string> newRuns;
+};
+
+/// Parses `diff` arguments. On failure returns nullopt and writes the reason to `error`.
+std::optional<DiffOptions> parseDiffOptions(const std::vector<std::string>& args, std::string& error);
+
+inline constexpr const char* kDiffUsage
+    = "usage: gapscope diff [--json] [--window gpu|trace|steps|T0:T1] [--warmup N] [--activity all|kernels]\n"
+      "                     [--launch-threshold-us N] [--step-pattern REGEX] [--top N]\n"
+      "                     [--fail-if-slower PCT] [--note ID [--accept]] BASE NEW\n"
+      "       gapscope diff [OPTIONS] BASE... -- NEW...     (several runs per side)\n"
+      "A run is a trace file or a folder holding the per-rank files of one job.\n";
+
+} // namespace gapscope::cli

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// `gapscope job`: summarizes each rank's file on a thread pool (or, with --mpi, across MPI ranks: job_mpi.cpp),
+// matches the collectives of the ranks and writes the job report.
+#include "app/cli/commands.h"
+#include "app/cli/job_pipeline.h"
+
+namespace gapscope::cli {
+
+int runJob(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    std::string error;
+    const auto options = parseJobOptions(args, error);
+    if (!options) {
+        err << "gapscope job: " << error << "\n" << kJobUsage;
+        return 2;
+    }
+    const std::vector<std::string> files = jobFiles(options->inputs, error);
+    if (files.empty()) {
+        err << "gapscope job: " << error << "\n";
+        return 1;
+    }
+    if (options->mpi)
+        return runJobMpi(*options, files, out, err);
+    return writeJobReport(summarizeOnThreads(files, options->analysis, options->threads), *options, out, err);
+}
+
+#ifndef GAPSCOPE_HAVE_MPI
+int runJobMpi(const JobOptions&, const std::vector<std::string>&, std::ostream&, std::ostream& err)
+{
+    err << "gapscope job: --mpi: this gapscope was built without MPI (install libopenmpi-dev and rebuild; "
+           "without --mpi the job runs on this machine's threads)\n";
+    return 2;
+}
+#endif
+
+} // namespace gapscope::cli
