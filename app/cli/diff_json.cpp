@@ -72,8 +72,10 @@ json importJson(const std::vector<ImportNote>& notes, const std::vector<DiffRunI
 {
     json list = json::array();
     for (const ImportNote& n : notes) {
-        list.push_back({ { "run", runs[n.run].label }, { "file", n.file }, { "byte_offset", n.byteOffset },
-            { "message", n.message } });
+        const ImportWarning& w = n.warning;
+        list.push_back({ { "run", runs[n.run].label }, { "file", w.file },
+            { "byte_offset", w.place.empty() ? json(w.byteOffset) : json(nullptr) },
+            { "place", w.place.empty() ? json(nullptr) : json(w.place) }, { "message", w.message } });
     }
     return list;
 }

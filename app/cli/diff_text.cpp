@@ -224,7 +224,7 @@ void writeImport(const char* side, const std::vector<ImportNote>& notes, std::os
     }
     out << notes.size() << "\n";
     for (const ImportNote& n : notes)
-        out << "  " << n.file << ": at byte " << n.byteOffset << ": " << n.message << "\n";
+        out << "  " << n.warning.toString() << "\n";
 }
 
 } // namespace

@@ -378,9 +378,10 @@ RunSummary summarizeRun(
         s.longestGaps.push_back(std::move(g));
     }
     for (const ImportWarning& w : trace.warnings)
-        s.importNotes.push_back({ 0, w.file, w.byteOffset, w.message });
+        s.importNotes.push_back({ 0, w });
     if (trace.skippedEvents > 0)
-        s.importNotes.push_back({ 0, s.label, 0, std::to_string(trace.skippedEvents) + " malformed event(s) skipped" });
+        s.importNotes.push_back(
+            { 0, { s.label, 0, std::to_string(trace.skippedEvents) + " malformed event(s) skipped", "in all" } });
     s.recordedKinds = recordedKinds(trace);
     std::set<std::string> models;
     for (const Device& d : trace.devices) {

@@ -113,11 +113,10 @@ struct GapSummary {
     std::string evidence; // describeGap()
 };
 
+/// An import warning of one run of a side (ImportWarning::toString() writes it).
 struct ImportNote {
     std::size_t run = 0;
-    std::string file;
-    std::uint64_t byteOffset = 0;
-    std::string message;
+    ImportWarning warning;
 };
 
 struct CompareOptions {
