@@ -57,7 +57,7 @@ if [ "$PART" = all ] || [ "$PART" = fuzz ]; then
   mkdir -p "$findings"
   failed=()
   summary=()
-  for target in chrome_json chrome_gzip native_capture annotations record_form; do
+  for target in chrome_json chrome_gzip native_capture annotations record_form nsys_sqlite; do
     phase "fuzzing $target for ${FUZZ_SECONDS} s"
     corpus="$ROOT/build-fuzz/corpus-run/$target"
     mkdir -p "$corpus"
