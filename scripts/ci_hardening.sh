@@ -37,7 +37,9 @@ phase() { echo "== hardening: $* ($((SECONDS - started)) s so far)"; }
 
 if [ "$PART" = all ] || [ "$PART" = asan ]; then
   phase "building the sanitized test suites in build-asan/"
-  cmake -S "$ROOT" -B "$ROOT/build-asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAPSCOPE_BUILD_GUI=OFF \
+  # -O1, as the sanitizers' documentation advises: reports as precise, and the build (the long part here) faster.
+  cmake -S "$ROOT" -B "$ROOT/build-asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" -DGAPSCOPE_BUILD_GUI=OFF \
     -DGAPSCOPE_SANITIZE=ON "${LAUNCHER[@]}" >/dev/null
   cmake --build "$ROOT/build-asan" -j "$JOBS" --target gapscope_tests gapscope_capture_tests gapscope
   phase "running gapscope_tests under ASan+UBSan"

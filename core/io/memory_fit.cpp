@@ -70,6 +70,8 @@ IoResult<LoadEstimate> estimateLoad(const std::string& path)
         estimate.contentBytes = estimate.fileBytes;
         if (NativeTraceReader::hasMagic(std::string_view(head.data(), headBytes)))
             factor = kNativePeakPerContentByte;
+        else if (headBytes == head.size() && std::memcmp(head.data(), "SQLite f", head.size()) == 0)
+            factor = kSqlitePeakPerContentByte;
     }
     std::fclose(file);
     estimate.peakBytes = static_cast<std::uint64_t>(static_cast<double>(estimate.contentBytes) * factor);

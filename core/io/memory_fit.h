@@ -28,6 +28,9 @@ struct LoadEstimate {
 /// capture of the 314 MB file: 536 MB peak; the mapped file counts in it).
 inline constexpr double kJsonPeakPerContentByte = 0.75;
 inline constexpr double kNativePeakPerContentByte = 4.0;
+/// Nsight Systems SQLite exports: 1.19 from the importer's benchmark (211 MB file, 4 M rows at 60-63 B each, peak
+/// 1.0x the model). A .nsys-rep report is estimated as JSON would be: its export's size is not known yet.
+inline constexpr double kSqlitePeakPerContentByte = 1.25;
 /// Smallest compression ratio assumed for a gzip trace whose trailer's size wrapped around 4 GiB.
 inline constexpr std::uint64_t kMinGzipRatio = 5;
 

@@ -66,6 +66,15 @@ TEST(MemoryFit, PlainJsonContentIsTheFile)
     EXPECT_EQ(estimate.value().peakBytes, 1935u);
 }
 
+TEST(MemoryFit, NsysSqliteExportsUseTheirOwnFactor)
+{
+    const auto estimate = estimateLoad(test::dataPath("nsys/nsys-ai/mock.sqlite"));
+    ASSERT_TRUE(estimate) << estimate.error().toString();
+    EXPECT_EQ(estimate.value().fileBytes, 372736u);
+    EXPECT_EQ(estimate.value().contentBytes, 372736u);
+    EXPECT_EQ(estimate.value().peakBytes, 465920u); // 1.25 per byte
+}
+
 TEST(MemoryFit, AGzipSizeThatWrappedAround4GiBIsRaisedToAPlausibleRatio)
 {
     // 10-byte gzip header, 200 bytes of "deflate data", CRC and ISIZE = 1000: a 218-byte file cannot hold
