@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Shared by ./run and ./test: installs the Debian packages GapScope needs (when missing) and
 # configures + builds into build/. Usage: scripts/setup.sh [ninja targets...]
+# `scripts/setup.sh --install-only` installs the packages and stops (scripts/ci_hardening.sh builds elsewhere).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,6 +13,7 @@ PACKAGES=(
   qt6-base-dev libgl-dev fonts-dejavu-core
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libsqlite3-dev
   libopenmpi-dev openmpi-bin
+  clang libclang-rt-14-dev
 )
 
 missing=()
@@ -27,6 +29,10 @@ if ((${#missing[@]})); then
   fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ "${1:-}" = "--install-only" ]; then
+  exit 0
 fi
 
 if [ -x /usr/local/cuda/bin/nvcc ] || [ -d /usr/local/cuda/lib64 ]; then

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 namespace gapscope {
 
@@ -180,8 +181,10 @@ std::optional<EventRef> GapEvidenceFinder::hostRangeCovering(LaneIndex laneIndex
     LaneIndexes& indexes = indexesOf(laneIndex);
     if (!indexes.rangesBuilt)
         indexes.buildRanges(lane);
-    const TimeNs length = end - start;
-    const TimeNs mid = start + length / 2;
+    // Lengths in unsigned arithmetic and the midpoint by std::midpoint: a file can hold times far apart enough
+    // (fuzzing found a gap of 7.8e18 ns) that `end - start` or `2 * overlap` overflow an int64.
+    const std::uint64_t length = static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(start);
+    const TimeNs mid = std::midpoint(start, end);
     const auto& events = lane.events;
     std::size_t i = static_cast<std::size_t>(std::partition_point(events.begin(), events.end(), [mid](const Event& e) {
         return e.start <= mid;
@@ -190,8 +193,10 @@ std::optional<EventRef> GapEvidenceFinder::hostRangeCovering(LaneIndex laneIndex
         const Event& e = events[i];
         if (e.kind == EventKind::NvtxMark || e.end <= e.start)
             continue;
-        const TimeNs overlap = std::min(e.end, end) - std::max(e.start, start);
-        if (2 * overlap > length)
+        // Positive: the range is open at mid, as is [start, end). More than half of the gap: overlap > length / 2.
+        const std::uint64_t overlap
+            = static_cast<std::uint64_t>(std::min(e.end, end)) - static_cast<std::uint64_t>(std::max(e.start, start));
+        if (overlap > length - overlap)
             return EventRef { laneIndex, static_cast<std::uint32_t>(i) };
     }
     return std::nullopt;

@@ -227,10 +227,12 @@ private:
     template <std::size_t N> static std::string unknownKeys(const Json& object, const char* const (&known)[N])
     {
         Json unknown = Json::object();
-        for (const auto& [key, value] : object.items()) {
+        // Not a structured binding: clang before 16 cannot capture one in the lambda (the fuzz build uses clang 14).
+        for (const auto& item : object.items()) {
+            const std::string& key = item.key();
             if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return key == k; })
                 == std::end(known))
-                unknown[key] = value;
+                unknown[key] = item.value();
         }
         return unknown.empty() ? std::string() : unknown.dump();
     }

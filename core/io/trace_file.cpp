@@ -3,6 +3,7 @@
 
 #include "core/io/chrome/chrome_trace_reader.h"
 #include "core/io/chrome/chrome_trace_writer.h"
+#include "core/io/memory_fit.h"
 #include "core/io/native/native_trace_reader.h"
 #include "core/io/native/native_trace_writer.h"
 #include "core/io/nsys/nsys_report_export.h"
@@ -77,11 +78,22 @@ bool endsWithIgnoringCase(std::string_view text, std::string_view suffix)
     return true;
 }
 
+/// The files' estimated peak against the memory budget (core/io/memory_fit.h), before anything is parsed.
+std::optional<IoError> refuseIfTooLarge(const std::vector<std::string>& paths)
+{
+    const std::optional<std::uint64_t> budget = memoryBudgetBytes();
+    return budget ? checkFitsInMemory(paths, *budget) : std::nullopt;
+}
+
 } // namespace
 
 IoResult<Trace> loadTraceFile(const std::string& path)
 {
     const Sniffed sniffed = sniffFormat(path);
+    if (sniffed.format != TraceFormat::Unknown) {
+        if (auto tooLarge = refuseIfTooLarge({ path }))
+            return *tooLarge;
+    }
     switch (sniffed.format) {
     case TraceFormat::ChromeJson: {
         auto result = ChromeTraceReader::readFile(path);
@@ -119,6 +131,11 @@ IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths)
 {
     if (paths.empty())
         return IoError { {}, std::nullopt, "no trace files given" };
+    // Together first: each file alone may fit where all of them do not.
+    if (paths.size() > 1) {
+        if (auto tooLarge = refuseIfTooLarge(paths))
+            return *tooLarge;
+    }
     Trace merged;
     bool appended = false;
     for (const std::string& path : paths) {
