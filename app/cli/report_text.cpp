@@ -4,6 +4,7 @@
 #include "app/cli/report_json.h"
 #include "app/cli/text_columns.h"
 #include "core/model/labels.h"
+#include "core/model/process_order.h"
 #include "core/model/time_format.h"
 
 #include <algorithm>
@@ -52,17 +53,19 @@ void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
 void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top, std::ostream& out)
 {
     const std::vector<std::size_t> longest = longestDeviceGaps(result, top);
-    out << "\nLongest device gaps (start relative to the window start)\n";
+    // Gap starts are counted from the trace start, as the viewer's ruler, Gaps dock and details count them.
+    const auto span = trace.timeSpan();
+    const TimeNs origin = span ? span->first : 0;
+    out << "\nLongest device gaps\n";
     if (longest.empty()) {
         out << "  none\n";
         return;
     }
     for (const std::size_t index : longest) {
         const Gap gap = result.gaps[index];
-        const Window& w = result.windows[gap.process.value];
         const Device& device = trace.devices[gap.device.value];
-        out << "  " << pad(formatDuration(gap.duration()), 11) << " at +"
-            << pad(formatDuration(gap.start - w.start()), 11) << " device " << device.id;
+        out << "  " << pad(formatDuration(gap.duration()), 11) << " at "
+            << pad(formatRelativeTime(gap.start, origin) + " from trace start", 28) << " device " << device.id;
         const auto& rank = trace.processes[gap.process.value].rank;
         if (rank)
             out << " rank " << *rank;
@@ -73,7 +76,8 @@ void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top
 
 void writeSteps(const Trace& trace, const AnalysisResult& result, std::ostream& out)
 {
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+    for (const ProcessIndex process : processesInRankOrder(trace)) {
+        const std::uint32_t p = process.value;
         const StepStats* stats = stepStatsFor(result, ProcessIndex { p });
         if (!stats)
             continue;
@@ -119,9 +123,9 @@ void writeTextReport(const Trace& trace, const AnalysisResult& result, const Rep
         out << " (warm-up steps excluded: " << options.analysis.window.warmupSteps << ")";
     out << ", activity " << activitySetName(options.analysis.activity) << ", launch threshold "
         << formatDuration(options.analysis.launchThresholdNs) << "\n";
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
-        const Process& process = trace.processes[p];
-        out << "  " << processTitle(trace, ProcessIndex { p });
+    for (const ProcessIndex p : processesInRankOrder(trace)) {
+        const Process& process = trace.processes[p.value];
+        out << "  " << processTitle(trace, p);
         if (!process.sourceFile.empty())
             out << ": " << process.sourceFile;
         out << "\n";

@@ -9,6 +9,7 @@
 #include "core/analysis/nearest_rank.h"
 #include "core/analysis/steps_internal.h"
 #include "core/model/huge_pages.h"
+#include "core/model/process_order.h"
 
 #include <algorithm>
 #include <atomic>
@@ -265,8 +266,9 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
     const NameClasses names(trace, options.stepPattern, result.warnings);
     HostScan host = scanHostLanes(trace, names, options.process);
 
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
-        const ProcessIndex process { p };
+    // Steps, devices and gaps are listed with the ranks of a job in rank order, as every view shows them.
+    for (const ProcessIndex process : processesInRankOrder(trace)) {
+        const std::uint32_t p = process.value;
         if (!analyzed(process) || host.stepRanges[p].empty())
             continue;
         std::vector<Step> steps
@@ -287,16 +289,24 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
     }
 
     const GapClassifier classifier(trace, host.syncCalls, options.launchThresholdNs);
-    for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
-        if (analyzed(trace.devices[d].process))
-            analyzeDevice(trace, DeviceIndex { d }, names, classifier, options, result);
+    const std::vector<DeviceIndex> devices = devicesInRankOrder(trace);
+    for (const DeviceIndex d : devices) {
+        if (options.stop.stop_requested()) {
+            result.stopped = true;
+            return result;
+        }
+        if (analyzed(trace.devices[d.value].process))
+            analyzeDevice(trace, d, names, classifier, options, result);
     }
     // Stream gaps after every device gap, straight into the list.
-    for (std::uint32_t d = 0; options.streamGaps && d < trace.devices.size(); ++d) {
-        const ProcessIndex process = trace.devices[d].process;
+    for (std::size_t i = 0; options.streamGaps && i < devices.size(); ++i) {
+        if (options.stop.stop_requested()) {
+            result.stopped = true;
+            return result;
+        }
+        const ProcessIndex process = trace.devices[devices[i].value].process;
         if (analyzed(process))
-            appendStreamGaps(
-                trace, DeviceIndex { d }, names, classifier, options, result.windows[process.value], result.gaps);
+            appendStreamGaps(trace, devices[i], names, classifier, options, result.windows[process.value], result.gaps);
     }
 
     if (options.kernelStatistics)

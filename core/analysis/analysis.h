@@ -11,6 +11,7 @@
 
 #include <array>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ struct AnalysisOptions {
     /// How many of the longest device gaps the analysis ranks as it finds them (AnalysisResult::
     /// longestDeviceGaps): what a report lists then costs no second pass over millions of gaps.
     std::size_t rankedDeviceGaps = 100;
+    /// Asked to stop (a viewer's Cancel, or a newer request): analyze() returns after the device it is
+    /// measuring, with AnalysisResult::stopped set and the figures incomplete.
+    std::stop_token stop;
     // Gap evidence (and its summary line) is worked out on demand, for the gaps someone looks at:
     // gapEvidence(), describeGap().
 };
@@ -145,6 +149,8 @@ struct AnalysisResult {
     /// One window per process (index = ProcessIndex); empty ranges when a process has nothing to measure.
     std::vector<Window> windows;
     std::vector<DeviceFigures> devices;
+    /// The analysis was asked to stop (AnalysisOptions::stop) before it was done: do not use the figures.
+    bool stopped = false;
     /// Device gaps, then stream gaps, each in time order per device/stream.
     GapList gaps;
     /// Indices in `gaps` of the longest device gaps over all devices, longest first, equal durations in list

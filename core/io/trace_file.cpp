@@ -89,6 +89,11 @@ std::optional<IoError> refuseIfTooLarge(const std::vector<std::string>& paths)
 
 IoResult<Trace> loadTraceFile(const std::string& path)
 {
+    return loadTraceFile(path, std::stop_token {});
+}
+
+IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop)
+{
     const Sniffed sniffed = sniffFormat(path);
     if (sniffed.format != TraceFormat::Unknown) {
         if (auto tooLarge = refuseIfTooLarge({ path }))
@@ -96,7 +101,9 @@ IoResult<Trace> loadTraceFile(const std::string& path)
     }
     switch (sniffed.format) {
     case TraceFormat::ChromeJson: {
-        auto result = ChromeTraceReader::readFile(path);
+        ChromeReadOptions options;
+        options.stop = std::move(stop);
+        auto result = ChromeTraceReader::readFile(path, options);
         if (!result && result.error().file.empty()) {
             IoError error = result.error();
             error.file = path;
@@ -104,8 +111,12 @@ IoResult<Trace> loadTraceFile(const std::string& path)
         }
         return result;
     }
-    case TraceFormat::NativeCapture:
-        return NativeTraceReader::readFile(path);
+    case TraceFormat::NativeCapture: {
+        auto capture = NativeTraceReader::readCapture(path, true, std::move(stop));
+        if (!capture)
+            return capture.error();
+        return std::move(capture.value().trace);
+    }
     case TraceFormat::NsysSqlite:
         return NsysSqliteReader::readFile(path);
     case TraceFormat::NsysReport: {

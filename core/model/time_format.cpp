@@ -31,4 +31,10 @@ std::string formatDuration(TimeNs ns, bool ascii)
     return buffer;
 }
 
+std::string formatRelativeTime(TimeNs t, TimeNs origin)
+{
+    const TimeNs delta = t - origin;
+    return (delta < 0 ? "-" : "+") + formatDuration(delta < 0 ? -delta : delta);
+}
+
 } // namespace gapscope

@@ -201,8 +201,11 @@ TEST(AnalysisTest, EachProcessHasItsOwnWindowAndOptionsCanSelectOne)
     EXPECT_EQ(both.windows[1].start(), us(1000));
     EXPECT_EQ(both.windows[1].length(), us(50));
     ASSERT_EQ(both.devices.size(), 2u);
-    EXPECT_EQ(both.devices[0].busyNs, us(80));
-    EXPECT_EQ(both.devices[1].utilization, 1.0);
+    // Devices are listed in rank order (processesInRankOrder): rank 1 first, then the process without a rank.
+    EXPECT_EQ(both.devices[0].process, ProcessIndex { 1 });
+    EXPECT_EQ(both.devices[0].utilization, 1.0);
+    EXPECT_EQ(both.devices[1].process, ProcessIndex { 0 });
+    EXPECT_EQ(both.devices[1].busyNs, us(80));
 
     AnalysisOptions second;
     second.process = ProcessIndex { 1 };

@@ -27,7 +27,7 @@ using json::Scanner;
 class ChromeJsonImporter {
 public:
     ChromeJsonImporter(ContentSource& source, const std::string& fileName, const ChromeReadOptions& options)
-        : m_window(source, options.windowBytes)
+        : m_window(source, options.windowBytes, options.stop)
         , m_fileName(fileName)
         , m_eventParser(m_scan)
         , m_builder(fileName)

@@ -5,6 +5,7 @@
 #include "core/model/trace.h"
 
 #include <cstddef>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,8 @@ struct ChromeReadOptions {
     /// Initial size of the sliding window the content is parsed in (it grows for longer items). The default
     /// suits real files; tests make it tiny to exercise items that straddle window boundaries.
     std::size_t windowBytes = 1 << 20;
+    /// Asked to stop: the read ends at the next window refill with the error "canceled".
+    std::stop_token stop;
 };
 
 /// Reads Chrome trace-event JSON as the PyTorch profiler (Kineto) writes it: an object with

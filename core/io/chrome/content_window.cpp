@@ -24,8 +24,9 @@ IoResult<std::size_t> MemoryContentSource::read(char* destination, std::size_t s
     return n;
 }
 
-ContentWindow::ContentWindow(ContentSource& source, std::size_t capacity)
+ContentWindow::ContentWindow(ContentSource& source, std::size_t capacity, std::stop_token stop)
     : m_source(source)
+    , m_stop(std::move(stop))
 {
     resize(std::max<std::size_t>(capacity, 16));
 }
@@ -37,6 +38,8 @@ ContentWindow::~ContentWindow()
 
 std::optional<IoError> ContentWindow::refill(const char*& keep)
 {
+    if (m_stop.stop_requested())
+        return IoError { {}, offsetOf(keep), "canceled" };
     const auto kept = static_cast<std::size_t>(end() - keep);
     const auto dropped = static_cast<std::size_t>(keep - m_data);
     if (dropped > 0) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <stop_token>
 #include <string_view>
 
 namespace gapscope {
@@ -49,7 +50,9 @@ private:
 /// item that runs past the end of the window is parsed again from its start after refill() slid it.
 class ContentWindow {
 public:
-    ContentWindow(ContentSource& source, std::size_t capacity);
+    /// `stop`: checked at each refill(), which then fails with "canceled" (a viewer's Cancel stops a large
+    /// file within one window of content).
+    ContentWindow(ContentSource& source, std::size_t capacity, std::stop_token stop = {});
     ~ContentWindow();
     ContentWindow(const ContentWindow&) = delete;
     ContentWindow& operator=(const ContentWindow&) = delete;
@@ -74,6 +77,7 @@ private:
     void resize(std::size_t capacity);
 
     ContentSource& m_source;
+    std::stop_token m_stop;
     char* m_data = nullptr;
     std::size_t m_capacity = 0;
     std::size_t m_size = 0;

@@ -53,10 +53,11 @@ constexpr std::array<std::uint8_t, 256> kKindOfCode = [] {
 /// Turns the chunks of one file into a Trace. One instance per file.
 class NativeParser {
 public:
-    NativeParser(native::ByteSource& source, const std::string& fileName, bool finalize)
+    NativeParser(native::ByteSource& source, const std::string& fileName, bool finalize, std::stop_token stop = {})
         : m_source(source)
         , m_fileName(fileName)
         , m_finalize(finalize)
+        , m_stop(std::move(stop))
     { }
 
     IoResult<NativeTraceReader::Capture> run()
@@ -66,6 +67,8 @@ public:
         m_stringIds.push_back(StringId { 0 });
         m_info.bytesLoaded = m_source.offset();
         while (m_source.remaining() > 0) {
+            if (m_stop.stop_requested())
+                return IoError { m_fileName, m_source.offset(), "canceled" };
             if (!readChunk())
                 break;
             m_info.bytesLoaded = m_source.offset();
@@ -530,6 +533,7 @@ private:
     native::ByteSource& m_source;
     const std::string& m_fileName;
     const bool m_finalize;
+    const std::stop_token m_stop;
     Trace m_trace;
     NativeFileInfo m_info;
     std::int64_t m_headerPid = 0;
@@ -587,6 +591,12 @@ IoResult<NativeTraceReader::Capture> NativeTraceReader::parse(
 
 IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(const std::string& path, bool finalize)
 {
+    return readCapture(path, finalize, {});
+}
+
+IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(
+    const std::string& path, bool finalize, std::stop_token stop)
+{
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
         return IoError { path, std::nullopt, "cannot open: " + std::generic_category().message(errno) };
@@ -603,11 +613,11 @@ IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(const std::s
         if (mapping.data != MAP_FAILED) {
             std::fclose(file);
             native::MemorySource source(std::string_view(static_cast<const char*>(mapping.data), size));
-            return NativeParser(source, path, finalize).run();
+            return NativeParser(source, path, finalize, stop).run();
         }
     }
     native::FileSource source(file, size);
-    return NativeParser(source, path, finalize).run();
+    return NativeParser(source, path, finalize, stop).run();
 }
 
 IoResult<Trace> NativeTraceReader::readFile(const std::string& path)

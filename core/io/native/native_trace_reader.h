@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,9 @@ public:
     /// left for the caller to finalize (after appending several captures, say: finalizing each
     /// first would be wasted work).
     static IoResult<Capture> readCapture(const std::string& path, bool finalize = true);
+    /// Like readCapture; `stop` is checked before each chunk, and a stop request ends the read with the
+    /// error "canceled".
+    static IoResult<Capture> readCapture(const std::string& path, bool finalize, std::stop_token stop);
     /// Parses bytes already in memory; `fileName` is used in messages and Process::sourceFile.
     static IoResult<Capture> parse(std::string_view bytes, const std::string& fileName, bool finalize = true);
 
