@@ -7,7 +7,6 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -17,7 +16,6 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace gapscope::app {
 
@@ -146,7 +144,8 @@ AnnotationEditor::AnnotationEditor(AnnotationController* controller, QWidget* pa
     m_status->setToolTip(tr("Open until an experiment supports or refutes the hypothesis"));
     for (const char* colour : kColours)
         m_colour->addItem(swatch(QColor(QLatin1String(colour))), QLatin1String(colour), QLatin1String(colour));
-    m_colour->setToolTip(tr("The note's own colour: its swatch in the list and in exported reports"));
+    m_colour->setToolTip(tr("The note's own colour: its swatch before the title in the Annotations list and in "
+                            "exported reports. The bracket on the timeline takes the colour of the status."));
     m_title->setPlaceholderText(tr("One line that says what this range is about"));
     m_title->installEventFilter(this);
     m_range->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -155,7 +154,9 @@ AnnotationEditor::AnnotationEditor(AnnotationController* controller, QWidget* pa
 
     auto* statusRow = new QHBoxLayout;
     statusRow->addWidget(m_status, 1);
-    statusRow->addWidget(new QLabel(tr("Colour"), this));
+    auto* colourLabel = new QLabel(tr("List colour"), this);
+    colourLabel->setToolTip(m_colour->toolTip());
+    statusRow->addWidget(colourLabel);
     statusRow->addWidget(m_colour, 1);
     auto* form = new QFormLayout(m_form);
     form->setContentsMargins(0, 0, 0, 0);
@@ -376,18 +377,19 @@ void AnnotationEditor::measure()
     m_measuredId = m_id;
     m_measuredRange = { a->start, a->end };
     m_figuresView->setHtml(tr("<p>Measuring\u2026</p>"));
-    const quint64 generation = ++m_generation;
-    auto* watcher = new QFutureWatcher<AnnotationFigures>(this);
-    connect(watcher, &QFutureWatcher<AnnotationFigures>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // another note or range is shown now
-        m_figures = watcher->result();
-        showFigures();
-    });
-    // The trace is shared and immutable; the note is copied: the job reads nothing the GUI changes.
-    watcher->setFuture(QtConcurrent::run(
-        [trace = m_trace, note = *a, options = m_options] { return measureAnnotation(*trace, note, options); }));
+    // The trace is shared and immutable; the note is copied: the job reads nothing the GUI changes. A newer
+    // measurement (another note or range) stops this one and drops its figures.
+    m_measuring.run(
+        this,
+        [trace = m_trace, note = *a, options = m_options](std::stop_token stop) {
+            AnalysisOptions stoppable = options;
+            stoppable.stop = std::move(stop);
+            return measureAnnotation(*trace, note, stoppable);
+        },
+        [this](const AnnotationFigures& figures) {
+            m_figures = figures;
+            showFigures();
+        });
 }
 
 void AnnotationEditor::showFigures()

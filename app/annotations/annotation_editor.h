@@ -6,6 +6,7 @@
 // note or its range is shown). Text edits become one undo command per field edit, made when the field
 // loses focus or after a short pause in typing, never one per keystroke.
 
+#include "app/mainwindow/latest_job.h"
 #include "core/analysis/analysis.h"
 #include "core/annotations/annotation_figures.h"
 
@@ -105,11 +106,11 @@ private:
     std::set<Field> m_dirty;
     bool m_loading = false;
 
-    // Figures: the range they were measured for, and a generation that drops stale results.
+    // Figures: the range they were measured for, and the measurement in flight (the latest wins).
     std::optional<AnnotationFigures> m_figures;
     std::pair<TimeNs, TimeNs> m_measuredRange { 0, 0 };
     QString m_measuredId;
-    quint64 m_generation = 0;
+    LatestJob m_measuring;
 };
 
 } // namespace gapscope::app

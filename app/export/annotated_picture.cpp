@@ -162,7 +162,6 @@ PicturePlan planPicture(const PictureRequest& request)
         static_cast<double>(std::max(1, scene.width - scene.labelWidth)) };
     scene.origin = request.origin;
     scene.gapThreshold = request.gapThreshold;
-    scene.showLegend = false; // the picture has its own, below the lanes
     scene.annotations = marksOf(request.annotations);
     scene.annotationCallouts = true;
     if (!request.trace || !request.index)
@@ -184,6 +183,8 @@ PicturePlan planPicture(const PictureRequest& request)
         timeline::LayoutMetrics metrics;
         metrics.depthRowHeight = choice.rowHeight;
         metrics.maxDepthRows = choice.maxDepthRows;
+        // The picture picks its own depth for every lane (maxDepthRows) to fit its height.
+        metrics.foldedDepthRows = metrics.maxDepthRows;
         metrics.utilizationHeight = choice.utilizationHeight;
         metrics.headerHeight = std::max(16, choice.rowHeight + 2);
         metrics.laneSpacing = 2;

@@ -133,6 +133,14 @@ std::vector<FlowItem> deviceItems(const PictureRequest& request)
                                   .arg(share, 0, 'f', 1),
                 bandOnWhite(cause), timeline::gapCauseColor(cause) });
         }
+        if (d.outsideWindowNs > 0) {
+            any = true;
+            const double share = d.spanNs > 0 ? 100.0 * d.outsideWindowNs / static_cast<double>(d.spanNs) : 0.0;
+            items.push_back({ QStringLiteral("outside the analysis window %1 (%2 % of the range)")
+                                  .arg(duration(d.outsideWindowNs))
+                                  .arg(share, 0, 'f', 1),
+                timeline::laneBackground(false), QColor(0x9e, 0xa4, 0xab) });
+        }
         if (!any)
             items.push_back({ QStringLiteral("none") });
     }
@@ -225,6 +233,10 @@ std::vector<DeviceSummary> summarizeDevices(const PictureRequest& request)
                     ++summary.gapCount;
                 }
             }
+            TimeNs classified = 0;
+            for (const TimeNs idle : summary.idleByCause)
+                classified += idle;
+            summary.outsideWindowNs = std::max<TimeNs>(0, summary.spanNs - summary.busyNs - classified);
         }
         result.push_back(std::move(summary));
     }

@@ -20,11 +20,16 @@ struct DeviceSummary {
     TimeNs busyNs = 0;
     std::size_t gapCount = 0;
     std::array<TimeNs, kGapCauseCount> idleByCause {};
+    /// Idle time of the range outside the analysis window, where there are no gaps and so no causes (a view
+    /// wider than the gpu window: before the first and after the last GPU activity). With it the causes add
+    /// up to the idle time: spanNs - busyNs = sum(idleByCause) + outsideWindowNs.
+    TimeNs outsideWindowNs = 0;
     double utilization() const { return spanNs > 0 ? static_cast<double>(busyNs) / static_cast<double>(spanNs) : 0.0; }
 };
 
 /// Per device: the analysis figures when the range is the device's analysis window, otherwise busy time
-/// (all GPU activity) and the device gaps clipped to the range.
+/// (all GPU activity) and the device gaps clipped to the range, and the rest of the idle time as outside
+/// the analysis window: every figure over the one range the header states.
 std::vector<DeviceSummary> summarizeDevices(const PictureRequest& request);
 
 /// Height of the header (or the legend) laid out at `width`.

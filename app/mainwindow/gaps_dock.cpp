@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "app/mainwindow/gaps_dock.h"
 
+#include "app/models/duration_input.h"
+#include "app/timeline/timeline_palette.h"
+#include "core/model/time_format.h"
+
 #include <QAction>
-#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QToolButton>
@@ -21,7 +25,8 @@ GapsDock::GapsDock(QWidget* parent)
     , m_model(new models::GapModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView(this))
-    , m_threshold(new QDoubleSpinBox(this))
+    , m_threshold(new QLineEdit(this))
+    , m_legend(new QLabel(this))
     , m_count(new QLabel(this))
     , m_explain(new QAction(tr("&Explain This Gap\u2026"), this))
 {
@@ -38,13 +43,18 @@ GapsDock::GapsDock(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);
+    // Tab moves on to the next widget: in a table it would step the current cell, and each step here
+    // selects a gap and zooms the timeline to it.
+    m_table->setTabKeyNavigation(false);
 
-    m_threshold->setRange(0.0, 1e7);
-    m_threshold->setDecimals(1);
-    m_threshold->setSuffix(QStringLiteral(" \u00b5s"));
-    m_threshold->setToolTip(tr("Shortest gap highlighted on the timeline and listed here"));
-    m_threshold->setValue(100.0);
-    m_model->setThreshold(100'000);
+    m_threshold->setToolTip(tr("Shortest gap highlighted on the timeline and listed here: a duration with its "
+                               "unit (ns, \u00b5s or us, ms, s), e.g. \"10 ms\"; a plain number is \u00b5s"));
+    m_threshold->setMaximumWidth(110);
+    setThreshold(100'000);
+    // What the bands' colours mean, here rather than over the lanes, where it would hide kernels.
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setText(legendHtml());
+    m_legend->setToolTip(tr("Idle gaps are drawn as bands over the GPU lanes in the colour of their likely cause"));
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Gaps at least"), this));
@@ -71,14 +81,20 @@ GapsDock::GapsDock(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addWidget(m_legend);
     layout->addWidget(m_table);
 
-    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this](double us) {
-        const auto ns = static_cast<TimeNs>(std::llround(us * 1000.0));
-        m_model->setThreshold(ns);
-        updateCount();
-        emit thresholdChanged(ns);
+    connect(m_threshold, &QLineEdit::editingFinished, this, [this] {
+        const auto ns = models::parseDurationInput(m_threshold->text());
+        if (!ns) {
+            // Never a silent reading in another unit: say what is accepted and keep the threshold shown.
+            m_threshold->setStyleSheet(QStringLiteral("color: #b00020"));
+            m_count->setText(tr("\u201c%1\u201d is not a duration (ns, \u00b5s, ms, s)").arg(m_threshold->text()));
+            return;
+        }
+        setThreshold(*ns);
     });
+    connect(m_threshold, &QLineEdit::textEdited, this, [this] { m_threshold->setStyleSheet({}); });
     connect(
         m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
             if (m_showing || !current.isValid())
@@ -101,12 +117,38 @@ void GapsDock::setData(std::shared_ptr<const Trace> trace, timeline::AnalysisSna
 
 TimeNs GapsDock::threshold() const
 {
-    return static_cast<TimeNs>(std::llround(m_threshold->value() * 1000.0));
+    return m_thresholdNs;
 }
 
 void GapsDock::setThreshold(TimeNs threshold)
 {
-    m_threshold->setValue(static_cast<double>(threshold) / 1000.0);
+    m_threshold->setStyleSheet({});
+    m_threshold->setText(QString::fromStdString(formatDuration(threshold)));
+    const bool changed = threshold != m_thresholdNs;
+    m_thresholdNs = threshold;
+    m_model->setThreshold(threshold);
+    updateCount();
+    if (changed)
+        emit thresholdChanged(threshold);
+}
+
+void GapsDock::setLegendVisible(bool visible)
+{
+    m_legend->setVisible(visible);
+}
+
+QString GapsDock::legendHtml()
+{
+    QString html = tr("Idle gaps by likely cause:");
+    for (int c = 0; c < kGapCauseCount; ++c) {
+        const auto cause = static_cast<GapCause>(c);
+        // The colour a band has over a lane: what the eye matches on the timeline.
+        const QColor band = timeline::blendOver(timeline::laneBackground(false), timeline::gapBandColor(cause, false));
+        const std::string_view name = gapCauseName(cause);
+        html += QStringLiteral(" &nbsp;<span style='background-color:%1; color:%1'>&#9608;&#9608;</span>&nbsp;%2")
+                    .arg(band.name(), QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())));
+    }
+    return html;
 }
 
 void GapsDock::updateCount()

@@ -10,7 +10,7 @@
 
 class QAction;
 class QLabel;
-class QDoubleSpinBox;
+class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -23,7 +23,15 @@ public:
 
     void setData(std::shared_ptr<const Trace> trace, timeline::AnalysisSnapshot analysis);
     TimeNs threshold() const;
+    /// Sets the threshold and shows it with its unit ("100 µs"); emits thresholdChanged when it changed.
     void setThreshold(TimeNs threshold);
+    /// The field the threshold is typed in, with a unit ("10 ms"); a plain number is µs.
+    QLineEdit* thresholdField() const { return m_threshold; }
+    /// The legend of the gap colours above the table (View › Gap Legend).
+    QLabel* legend() const { return m_legend; }
+    void setLegendVisible(bool visible);
+    /// The legend's text: one swatch per cause, in the colour its band has over a lane.
+    static QString legendHtml();
     /// Selects the row of a gap without emitting gapActivated (the timeline already shows it).
     void showGap(std::optional<std::size_t> gap);
 
@@ -46,8 +54,10 @@ private:
     models::GapModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;
-    QDoubleSpinBox* m_threshold;
+    QLineEdit* m_threshold;
+    QLabel* m_legend;
     QLabel* m_count;
+    TimeNs m_thresholdNs = -1;
     QAction* m_explain;
     bool m_showing = false;
 };

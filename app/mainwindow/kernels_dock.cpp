@@ -29,6 +29,7 @@ KernelsDock::KernelsDock(QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(20);
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);
+    m_table->horizontalHeader()->setSectionResizeMode(models::KernelModel::NameColumn, QHeaderView::Stretch);
     m_table->setToolTip(tr("Double-click a kernel to select its longest instance"));
     m_filter->setPlaceholderText(tr("Filter kernels by name"));
     m_filter->setClearButtonEnabled(true);
@@ -48,8 +49,11 @@ KernelsDock::KernelsDock(QWidget* parent)
 void KernelsDock::setResult(std::shared_ptr<const AnalysisResult> result)
 {
     m_model->setResult(std::move(result));
-    m_table->resizeColumnToContents(models::KernelModel::CountColumn);
-    m_table->setColumnWidth(models::KernelModel::NameColumn, 320);
+    // The figures as wide as they need; the name takes the rest of the table (kernel names are long).
+    for (int c = 0; c < models::KernelModel::ColumnCount; ++c) {
+        if (c != models::KernelModel::NameColumn)
+            m_table->resizeColumnToContents(c);
+    }
 }
 
 } // namespace gapscope::app

@@ -29,6 +29,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolBar>
 
 namespace gapscope::app {
@@ -36,6 +37,8 @@ namespace gapscope::app {
 namespace {
 
 constexpr int kMaxRecentFiles = 10;
+// The most of the window's width (Details) or height (Gaps) a dock keeps when the window is resized.
+constexpr double kMaxDockShare = 0.28;
 const char* const kDemoFile = "resnet50_num_workers_0.pt.trace.json.gz";
 // What the viewer opens (core's loadTraceFile recognises each by its content; .nsys-rep through nsys).
 const char* const kTraceFileFilter
@@ -70,7 +73,8 @@ MainWindow::MainWindow(QWidget* parent)
         statusBar()->showMessage(tr("Loading canceled"), 5000);
     });
     connect(m_loader, &TraceLoader::analysisFinished, this,
-        [this](quint64, int purpose, const timeline::AnalysisSnapshot& a) { onAnalysisFinished(purpose, a); });
+        [this](
+            quint64, AnalysisPurpose purpose, const timeline::AnalysisSnapshot& a) { onAnalysisFinished(purpose, a); });
     connect(m_state, &timeline::TimelineState::selectionChanged, this, &MainWindow::onSelectionChanged);
     connect(m_state, &timeline::TimelineState::historyChanged, this, [this] {
         m_backAction->setEnabled(m_state->canGoBack());
@@ -129,6 +133,8 @@ void MainWindow::createDocks()
     tabifyDockWidget(details, m_annotations->editorDockWidget());
     details->raise();
     gaps->raise();
+    m_detailsDock = details;
+    m_gapsDockWidget = gaps;
     resizeDocks({ details }, { 430 }, Qt::Horizontal);
     resizeDocks({ gaps }, { 250 }, Qt::Vertical);
 
@@ -194,11 +200,15 @@ void MainWindow::createActions()
     m_forwardAction->setEnabled(false);
     QAction* fit = view->addAction(tr("&Fit Whole Trace"), m_view, &timeline::TimelineView::fitAll);
     fit->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F));
+    QAction* fitWindow
+        = view->addAction(tr("Fit &Analysis Window"), m_view, &timeline::TimelineView::fitAnalysisWindow);
+    fitWindow->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    fitWindow->setToolTip(tr("Zoom to the window the figures cover (the window selector's), Ctrl+Shift+F"));
     view->addAction(tr("Fit &Selection (F)"), m_view, &timeline::TimelineView::fitSelection);
     QAction* legend = view->addAction(tr("Gap &Legend"));
     legend->setCheckable(true);
     legend->setChecked(true);
-    connect(legend, &QAction::toggled, m_view, &timeline::TimelineView::setLegendVisible);
+    connect(legend, &QAction::toggled, m_gapsDock, &GapsDock::setLegendVisible);
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -208,9 +218,11 @@ void MainWindow::createActions()
         QMessageBox::information(this, tr("Navigation"),
             tr("Wheel or Ctrl+wheel: zoom around the cursor\nShift+wheel, or wheel over the labels: scroll lanes\n"
                "Drag: pan\nShift+drag, right-drag or drag on the ruler: select a range (statistics in Details)\n"
-               "W / S: zoom in / out, A / D: pan\nF or double-click: fit the selection or event; Shift+F: whole trace\n"
-               "Alt+Left / Alt+Right: back / forward through zoom history\nCtrl+F: find events by name\n"
-               "Click a group header to collapse or expand it."));
+               "W / S: zoom in / out, A / D: pan\nF or double-click: fit the selection or event; Shift+F: whole trace; "
+               "Ctrl+Shift+F: the analysis window\n"
+               "Alt+Left / Alt+Right: back / forward through zoom history\n"
+               "Ctrl+F: find events by name (Enter: next, Shift+Enter: previous, Escape: back to the timeline)\n"
+               "Click a group header to collapse or expand it, a deep thread's label to show all its levels."));
     });
 
     QToolBar* tools = addToolBar(tr("Navigation"));
@@ -219,16 +231,18 @@ void MainWindow::createActions()
     tools->addAction(m_backAction);
     tools->addAction(m_forwardAction);
     tools->addAction(fit);
+    tools->addAction(fitWindow);
     tools->addAction(m_annotations->annotateSelectionAction());
     tools->addSeparator();
     m_windowSelector = new WindowSelector(this);
     tools->addWidget(m_windowSelector);
     tools->addSeparator();
     m_search = new SearchBar(this);
-    tools->addWidget(m_search);
+    // In the menu bar's free right end: never folded into the toolbar's overflow menu on a narrow window.
+    menuBar()->setCornerWidget(m_search, Qt::TopRightCorner);
     connect(m_windowSelector, &WindowSelector::windowChanged, this, [this] {
         if (m_loaded.trace)
-            m_loader->analyze(m_loaded.trace, analysisOptions(), MainAnalysis);
+            m_loader->analyze(m_loaded.trace, analysisOptions(), AnalysisPurpose::Main);
     });
     auto* find = new QAction(tr("Find"), this);
     find->setShortcut(QKeySequence::Find);
@@ -250,6 +264,11 @@ void MainWindow::createActions()
     connect(m_search, &SearchBar::nextRequested, this, findNext);
     connect(m_search, &SearchBar::previousRequested, this, findPrevious);
     connect(m_search, &SearchBar::found, this, [this](EventRef ref) { showTraceEvent(ref, true); });
+    connect(m_search, &SearchBar::leaveRequested, m_view, [this] { m_view->setFocus(Qt::ShortcutFocusReason); });
+    connect(m_search, &SearchBar::matchesChanged, m_view, [this] {
+        const std::vector<bool>* names = m_search->matchingNames();
+        m_view->setHighlightedNames(names ? *names : std::vector<bool> {});
+    });
 }
 
 void MainWindow::createStatusBar()
@@ -321,13 +340,43 @@ RecordDialog* MainWindow::showRecordDialog()
 {
     if (!m_recordDialog) {
         m_recordDialog = new RecordDialog(this);
-        connect(m_recordDialog, &RecordDialog::recordingFinished, this,
-            [this](const QString& file) { openFiles({ file }); });
+        connect(m_recordDialog, &RecordDialog::recordingFinished, this, &MainWindow::offerRecording);
     }
     m_recordDialog->show();
     m_recordDialog->raise();
     m_recordDialog->activateWindow();
     return m_recordDialog;
+}
+
+void MainWindow::offerRecording(const QString& file)
+{
+    if (!m_loaded.trace) {
+        openFiles({ file });
+        return;
+    }
+    // A trace is open (and perhaps notes on it): the recording replaces it only if the user says so.
+    if (!m_recordingBox) {
+        m_recordingBox
+            = new QMessageBox(QMessageBox::Question, tr("Open the recording"), {}, QMessageBox::NoButton, this);
+        m_recordingBox->setModal(false);
+        m_replaceButton = m_recordingBox->addButton(tr("Replace"), QMessageBox::AcceptRole);
+        m_sideBySideButton = m_recordingBox->addButton(tr("Open Side by Side"), QMessageBox::ActionRole);
+        m_recordingBox->addButton(tr("Keep the Current Trace"), QMessageBox::RejectRole);
+        connect(m_recordingBox, &QMessageBox::buttonClicked, this, [this](QAbstractButton* button) {
+            const QString recorded = m_recordingBox->property("recording").toString();
+            if (button == m_replaceButton)
+                openFiles({ recorded });
+            else if (button == m_sideBySideButton)
+                addFiles({ recorded });
+            else
+                statusBar()->showMessage(tr("The recording is in %1 (File › Open)").arg(recorded), 15000);
+        });
+    }
+    m_recordingBox->setProperty("recording", file);
+    m_recordingBox->setText(tr("The recording is done: %1").arg(QFileInfo(file).fileName()));
+    m_recordingBox->setInformativeText(tr("Replace the trace shown now, open the recording beside it, or keep the "
+                                          "current trace?"));
+    m_recordingBox->show();
 }
 
 void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
@@ -380,11 +429,11 @@ void MainWindow::onLoadFailed(const QString& message)
     emit loadFailed(message);
 }
 
-void MainWindow::onAnalysisFinished(int purpose, const timeline::AnalysisSnapshot& analysis)
+void MainWindow::onAnalysisFinished(AnalysisPurpose purpose, const timeline::AnalysisSnapshot& analysis)
 {
-    if (purpose == MainAnalysis) {
+    if (purpose == AnalysisPurpose::Main) {
         applyAnalysis(analysis);
-    } else if (purpose == RangeAnalysis) {
+    } else {
         m_rangeAnalysis = analysis;
         onSelectionChanged();
     }
@@ -416,13 +465,11 @@ void MainWindow::updateFigures()
     const std::string_view kind = windowKindName(result.options.window.kind);
     parts << tr("window %1").arg(QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size())));
     for (const DeviceFigures& d : result.devices) {
-        const Process& process = m_loaded.trace->processes[d.process.value];
-        const QString name = process.rank
-            ? tr("rank %1 GPU %2").arg(*process.rank).arg(m_loaded.trace->devices[d.device.value].id)
-            : tr("GPU %1").arg(m_loaded.trace->devices[d.device.value].id);
+        // The same figure, to the same digits, as Details, the utilization lane and `gapscope report`.
         parts << tr("%1: %2 busy of %3 (%4 %)")
-                     .arg(name, models::durationText(d.busyNs), models::durationText(d.spanNs))
-                     .arg(100.0 * d.utilization, 0, 'f', 1);
+                     .arg(models::deviceName(*m_loaded.trace, d.device), models::durationText(d.busyNs),
+                         models::durationText(d.spanNs))
+                     .arg(100.0 * d.utilization, 0, 'f', 2);
         if (parts.size() > 4)
             break;
     }
@@ -438,6 +485,7 @@ void MainWindow::showGap(std::size_t gap)
     const Gap& g = m_analysis.result->gaps[gap];
     m_state->selectGap(gap);
     m_view->revealDevice(g.device);
+    m_view->revealFlow();
     // Context on both sides: the gap takes two thirds of the view.
     m_view->zoomToRange(g.start, g.end, 0.25);
 }
@@ -478,7 +526,7 @@ void MainWindow::onSelectionChanged()
             m_details->setHtml(tr("<p>Measuring the range...</p>"));
             AnalysisOptions options = analysisOptions();
             options.window = WindowSpec { WindowKind::Explicit, 0, range->first, range->second };
-            m_loader->analyze(m_loaded.trace, options, RangeAnalysis);
+            m_loader->analyze(m_loaded.trace, options, AnalysisPurpose::Range);
         }
     } else {
         showSummary();
@@ -504,8 +552,8 @@ void MainWindow::showSummary()
                 .arg(trace.eventCount());
     if (m_analysis.result) {
         for (const DeviceFigures& d : m_analysis.result->devices)
-            html += tr("<p>GPU %1: utilization <b>%2 %</b> over the %3 window (%4); %5 gaps, idle %6.</p>")
-                        .arg(trace.devices[d.device.value].id)
+            html += tr("<p>%1: utilization <b>%2 %</b> over the %3 window (%4); %5 gaps, idle %6.</p>")
+                        .arg(models::deviceName(trace, d.device))
                         .arg(100.0 * d.utilization, 0, 'f', 2)
                         .arg(QString::fromStdString(std::string(windowKindName(d.window.kind))))
                         .arg(models::durationText(d.spanNs))
@@ -561,6 +609,32 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QMainWindow::closeEvent(event);
 }
 
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // After the layout has placed the docks at the new size.
+    QTimer::singleShot(0, this, &MainWindow::fitDocksToWindow);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    QTimer::singleShot(0, this, &MainWindow::fitDocksToWindow);
+}
+
+void MainWindow::fitDocksToWindow()
+{
+    // The docks give way first: on a small window the timeline keeps most of the room.
+    const int maxWidth = static_cast<int>(width() * kMaxDockShare);
+    const int maxHeight = static_cast<int>(height() * kMaxDockShare);
+    if (m_detailsDock && m_detailsDock->isVisible() && !m_detailsDock->isFloating()
+        && m_detailsDock->width() > maxWidth)
+        resizeDocks({ m_detailsDock }, { maxWidth }, Qt::Horizontal);
+    if (m_gapsDockWidget && m_gapsDockWidget->isVisible() && !m_gapsDockWidget->isFloating()
+        && m_gapsDockWidget->height() > maxHeight)
+        resizeDocks({ m_gapsDockWidget }, { maxHeight }, Qt::Vertical);
+}
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     if (event->mimeData()->hasUrls())
@@ -595,12 +669,38 @@ void MainWindow::exportImage()
         ? QDir::home().filePath(QStringLiteral("gapscope.png"))
         : QString::fromStdString(m_loaded.files.front()) + QStringLiteral(".png");
     picture::ExportImageDialog dialog(m_view->canvas()->size(), m_state->selectedRange().has_value(), suggested, this);
+    if (const auto last = lastExportChoice()) {
+        picture::ExportImageChoice choice = *last;
+        if (choice.range == picture::PictureRange::Selection && !m_state->selectedRange())
+            choice.range = picture::PictureRange::View;
+        dialog.setChoice(choice);
+    }
     if (dialog.exec() == QDialog::Accepted)
         exportImageTo(dialog.choice());
 }
 
+std::optional<picture::ExportImageChoice> MainWindow::lastExportChoice() const
+{
+    const QSettings settings;
+    const QSize size = settings.value(QStringLiteral("exportImage/size")).toSize();
+    const QString path = settings.value(QStringLiteral("exportImage/path")).toString();
+    if (!size.isValid() || path.isEmpty())
+        return std::nullopt;
+    picture::ExportImageChoice choice;
+    choice.size = size;
+    choice.path = path;
+    choice.range = static_cast<picture::PictureRange>(settings.value(QStringLiteral("exportImage/range")).toInt());
+    return choice;
+}
+
 bool MainWindow::exportImageTo(const picture::ExportImageChoice& choice)
 {
+    // The next Export Image starts from this size, range and file.
+    QSettings settings;
+    settings.setValue(QStringLiteral("exportImage/size"), choice.size);
+    settings.setValue(QStringLiteral("exportImage/path"), choice.path);
+    settings.setValue(QStringLiteral("exportImage/range"), static_cast<int>(choice.range));
+
     auto source = std::make_shared<picture::ViewPictureSource>();
     source->loaded = m_loaded;
     source->analysis = m_analysis;

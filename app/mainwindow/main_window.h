@@ -5,10 +5,13 @@
 // the loading of traces off the GUI thread with progress and Cancel. A failed load shows a
 // non-modal dialog naming the file and the place, and leaves the previous trace on screen.
 
+#include "app/export/export_image_dialog.h"
 #include "app/mainwindow/trace_loader.h"
 
 #include <QMainWindow>
 
+class QAbstractButton;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QMessageBox;
@@ -20,10 +23,6 @@ namespace gapscope::timeline {
 class TimelineState;
 class TimelineView;
 } // namespace gapscope::timeline
-
-namespace gapscope::picture {
-struct ExportImageChoice;
-} // namespace gapscope::picture
 
 namespace gapscope::app {
 
@@ -70,6 +69,13 @@ public:
     /// Draws the picture (app/export) on a worker thread with a busy cursor; imageExported() follows.
     /// False (and a status-bar message) when the choice has nothing to draw.
     bool exportImageTo(const picture::ExportImageChoice& choice);
+    /// The size, range and file the Export Image dialog starts from: the last export's (remembered across
+    /// sessions); nullopt before the first.
+    std::optional<picture::ExportImageChoice> lastExportChoice() const;
+    /// A recording finished: opens it, or with a trace on screen asks whether to replace it, open the
+    /// recording side by side or keep the current trace (recordingPrompt()).
+    void offerRecording(const QString& file);
+    QMessageBox* recordingPrompt() const { return m_recordingBox; }
     /// Selects a gap and shows it as a click in the Gaps dock would.
     void showGap(std::size_t gap);
     void showTraceEvent(EventRef event, bool zoom);
@@ -88,16 +94,17 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
-    enum AnalysisPurpose { MainAnalysis = 1, RangeAnalysis = 2 };
-
+    void fitDocksToWindow();
     void createActions();
     void createDocks();
     void createStatusBar();
     void onLoadFinished(std::shared_ptr<const LoadOutcome> outcome);
     void onLoadFailed(const QString& message);
-    void onAnalysisFinished(int purpose, const timeline::AnalysisSnapshot& analysis);
+    void onAnalysisFinished(AnalysisPurpose purpose, const timeline::AnalysisSnapshot& analysis);
     void applyAnalysis(const timeline::AnalysisSnapshot& analysis);
     void onSelectionChanged();
     void showSummary();
@@ -113,6 +120,8 @@ private:
     GapsDock* m_gapsDock = nullptr;
     KernelsDock* m_kernelsDock = nullptr;
     QTextBrowser* m_details = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
+    QDockWidget* m_gapsDockWidget = nullptr;
     SearchBar* m_search = nullptr;
     WindowSelector* m_windowSelector = nullptr;
     AnnotationSession* m_annotations = nullptr;
@@ -124,6 +133,9 @@ private:
     QLabel* m_progressLabel = nullptr;
     QLabel* m_figures = nullptr;
     QMessageBox* m_errorBox = nullptr;
+    QMessageBox* m_recordingBox = nullptr;
+    QAbstractButton* m_replaceButton = nullptr;
+    QAbstractButton* m_sideBySideButton = nullptr;
     RecordDialog* m_recordDialog = nullptr;
     QString m_lastError;
     QStringList m_pendingFiles;

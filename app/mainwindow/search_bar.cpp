@@ -17,7 +17,9 @@ SearchBar::SearchBar(QWidget* parent)
 {
     m_field->setPlaceholderText(tr("Find events by name (Ctrl+F)"));
     m_field->setClearButtonEnabled(true);
-    m_field->setMinimumWidth(220);
+    // Small enough that the search stays on the toolbar of a 1000 px window instead of its overflow menu.
+    m_field->setMinimumWidth(120);
+    m_field->setMaximumWidth(240);
     auto* previous = new QToolButton(this);
     previous->setText(QStringLiteral("\u25c0"));
     previous->setToolTip(tr("Previous match (Shift+Enter, Shift+F3)"));
@@ -38,7 +40,32 @@ SearchBar::SearchBar(QWidget* parent)
         else
             emit nextRequested();
     });
-    connect(m_field, &QLineEdit::textChanged, this, [this] { m_status->clear(); });
+    connect(m_field, &QLineEdit::textChanged, this, [this] {
+        m_status->clear();
+        // Highlights follow the text as it is typed.
+        updateSearch();
+    });
+    m_field->installEventFilter(this);
+}
+
+bool SearchBar::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_field && event->type() == QEvent::KeyPress
+        && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+        emit leaveRequested();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString SearchBar::statusText() const
+{
+    return m_status->text();
+}
+
+void SearchBar::showPosition(EventRef hit)
+{
+    m_status->setText(QStringLiteral("%1/%2").arg(m_search->ordinal(*m_trace, hit)).arg(m_count));
 }
 
 void SearchBar::setTrace(std::shared_ptr<const Trace> trace)
@@ -46,7 +73,9 @@ void SearchBar::setTrace(std::shared_ptr<const Trace> trace)
     m_trace = std::move(trace);
     m_search.reset();
     m_searchText.clear();
+    m_count = 0;
     m_status->clear();
+    updateSearch();
 }
 
 void SearchBar::updateSearch()
@@ -54,9 +83,16 @@ void SearchBar::updateSearch()
     if (!m_trace || (m_search && m_searchText == m_field->text()))
         return;
     m_searchText = m_field->text();
+    if (m_searchText.isEmpty()) {
+        m_search.reset();
+        m_count = 0;
+        emit matchesChanged();
+        return;
+    }
     m_search = std::make_unique<models::EventSearch>(*m_trace, m_searchText.toStdString());
-    const std::size_t count = m_search->count(*m_trace);
-    m_status->setText(count ? tr("%n match(es)", nullptr, static_cast<int>(count)) : tr("no match"));
+    m_count = m_search->count(*m_trace);
+    m_status->setText(m_count == 0 ? tr("no match") : m_count == 1 ? tr("1 match") : tr("%1 matches").arg(m_count));
+    emit matchesChanged();
 }
 
 void SearchBar::findNext(std::optional<EventRef> current, TimeNs visibleStart)
@@ -64,8 +100,10 @@ void SearchBar::findNext(std::optional<EventRef> current, TimeNs visibleStart)
     updateSearch();
     if (!m_search)
         return;
-    if (const auto hit = m_search->next(*m_trace, current, visibleStart))
+    if (const auto hit = m_search->next(*m_trace, current, visibleStart)) {
+        showPosition(*hit);
         emit found(*hit);
+    }
 }
 
 void SearchBar::findPrevious(std::optional<EventRef> current, TimeNs visibleEnd)
@@ -73,8 +111,10 @@ void SearchBar::findPrevious(std::optional<EventRef> current, TimeNs visibleEnd)
     updateSearch();
     if (!m_search)
         return;
-    if (const auto hit = m_search->previous(*m_trace, current, visibleEnd))
+    if (const auto hit = m_search->previous(*m_trace, current, visibleEnd)) {
+        showPosition(*hit);
         emit found(*hit);
+    }
 }
 
 } // namespace gapscope::app

@@ -24,18 +24,32 @@ public:
     void findNext(std::optional<EventRef> current, TimeNs visibleStart);
     void findPrevious(std::optional<EventRef> current, TimeNs visibleEnd);
 
+    /// "3/12" after stepping to a match, "12 matches" before; empty without a search.
+    QString statusText() const;
+    /// By StringId, the names that match the text searched for; null without a search.
+    const std::vector<bool>* matchingNames() const { return m_search ? &m_search->matchingNames() : nullptr; }
+
 signals:
     void found(gapscope::EventRef event);
+    /// Escape in the field: the owner gives the focus back to the timeline.
+    void leaveRequested();
+    /// The names searched for changed (the timeline highlights their events).
+    void matchesChanged();
     /// Asks the owner for the current selection and visible range, then calls findNext/findPrevious.
     void nextRequested();
     void previousRequested();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void updateSearch();
+    void showPosition(EventRef hit);
 
     std::shared_ptr<const Trace> m_trace;
     std::unique_ptr<models::EventSearch> m_search;
     QString m_searchText;
+    std::size_t m_count = 0;
     QLineEdit* m_field;
     QLabel* m_status;
 };

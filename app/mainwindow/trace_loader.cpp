@@ -5,9 +5,7 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace gapscope::app {
 
@@ -22,21 +20,26 @@ QString errorText(const IoError& error)
 
 } // namespace
 
-LoadResult loadAndAnalyze(const QStringList& files, const AnalysisOptions& options, const ProgressCallback& progress)
+LoadResult loadAndAnalyze(
+    const QStringList& files, const AnalysisOptions& options, const ProgressCallback& progress, std::stop_token stop)
 {
     QElapsedTimer timer;
     timer.start();
     const QString canceled = QStringLiteral("canceled");
     if (files.isEmpty())
         return QStringLiteral("no trace files given");
-    // File by file (as loadTraceFiles does), so that progress and cancel work between files.
+    const auto step
+        = [&](int percent, const QString& text) { return !stop.stop_requested() && progress(percent, text); };
+    // File by file (as loadTraceFiles does), so that progress and cancel work between files too.
     Trace merged;
     for (qsizetype i = 0; i < files.size(); ++i) {
         const QString text
             = QStringLiteral("Reading %1 (%2 of %3)").arg(QFileInfo(files[i]).fileName()).arg(i + 1).arg(files.size());
-        if (!progress(static_cast<int>(70 * i / files.size()), text))
+        if (!step(static_cast<int>(70 * i / files.size()), text))
             return canceled;
-        auto loaded = loadTraceFile(files[i].toStdString());
+        auto loaded = loadTraceFile(files[i].toStdString(), stop);
+        if (stop.stop_requested())
+            return canceled;
         if (!loaded)
             return errorText(loaded.error());
         if (merged.processes.empty() && merged.lanes.empty())
@@ -46,11 +49,13 @@ LoadResult loadAndAnalyze(const QStringList& files, const AnalysisOptions& optio
     }
     if (files.size() > 1)
         merged.finalize();
-    if (!progress(70, QStringLiteral("Analysing idle gaps")))
+    if (!step(70, QStringLiteral("Analysing idle gaps")))
         return canceled;
     auto trace = std::make_shared<const Trace>(std::move(merged));
-    AnalysisResult result = gapscope::analyze(*trace, options);
-    if (!progress(85, QStringLiteral("Building the timeline index")))
+    AnalysisOptions stoppable = options;
+    stoppable.stop = stop;
+    AnalysisResult result = gapscope::analyze(*trace, stoppable);
+    if (result.stopped || !step(85, QStringLiteral("Building the timeline index")))
         return canceled;
     auto outcome = std::make_shared<LoadOutcome>();
     outcome->loaded.index = std::make_shared<const timeline::TimelineIndex>(timeline::TimelineIndex::build(*trace));
@@ -68,81 +73,75 @@ LoadResult loadAndAnalyze(const QStringList& files, const AnalysisOptions& optio
 
 TraceLoader::TraceLoader(QObject* parent)
     : QObject(parent)
-    , m_canceledJob(std::make_shared<std::atomic<quint64>>(0))
 {
     qRegisterMetaType<std::shared_ptr<const gapscope::app::LoadOutcome>>();
     qRegisterMetaType<gapscope::timeline::AnalysisSnapshot>();
 }
 
-TraceLoader::~TraceLoader()
-{
-    // Running workers hold only shared state; tell them to stop early.
-    m_canceledJob->store(m_currentLoad);
-}
+// The LatestJob members ask running workers to stop; the workers hold only shared state.
+TraceLoader::~TraceLoader() = default;
 
 quint64 TraceLoader::load(const QStringList& files, const AnalysisOptions& options)
 {
-    if (m_loading)
-        m_canceledJob->store(m_currentLoad);
-    const quint64 job = m_nextJob++;
-    m_currentLoad = job;
     m_loading = true;
-    auto* watcher = new QFutureWatcher<LoadResult>(this);
     // Progress crosses threads as a queued call to this object; a stale job's progress is dropped here.
     QPointer<TraceLoader> self(this);
-    const auto canceledJob = m_canceledJob;
-    const ProgressCallback progress = [self, job, canceledJob](int percent, const QString& text) {
-        if (canceledJob->load() == job)
-            return false;
+    const quint64 job = m_load.current() + 1; // the id run() gives this job
+    const ProgressCallback progress = [self, job](int percent, const QString& text) {
         QMetaObject::invokeMethod(
             self.data(),
             [self, job, percent, text] {
-                if (self && self->m_currentLoad == job && self->m_loading)
+                if (self && self->m_load.current() == job && self->m_loading)
                     emit self->loadProgress(job, percent, text);
             },
             Qt::QueuedConnection);
         return true;
     };
-    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, job] {
-        watcher->deleteLater();
-        if (job != m_currentLoad || !m_loading)
-            return; // stale: a newer load started, or this one was canceled
-        m_loading = false;
-        const LoadResult result = watcher->result();
-        if (const auto* outcome = std::get_if<std::shared_ptr<const LoadOutcome>>(&result))
-            emit loadFinished(job, *outcome);
-        else
-            emit loadFailed(job, std::get<QString>(result));
-    });
-    watcher->setFuture(QtConcurrent::run(
-        [files, options, progress]() -> LoadResult { return loadAndAnalyze(files, options, progress); }));
-    return job;
+    return m_load.run(
+        this,
+        [files, options, progress](
+            std::stop_token stop) -> LoadResult { return loadAndAnalyze(files, options, progress, std::move(stop)); },
+        [this, job](const LoadResult& result) {
+            m_loading = false;
+            if (const auto* outcome = std::get_if<std::shared_ptr<const LoadOutcome>>(&result))
+                emit loadFinished(job, *outcome);
+            else
+                emit loadFailed(job, std::get<QString>(result));
+        });
 }
 
 void TraceLoader::cancelLoad()
 {
     if (!m_loading)
         return;
-    m_canceledJob->store(m_currentLoad);
+    const quint64 job = m_load.current();
+    m_load.drop();
     m_loading = false;
-    emit loadCanceled(m_currentLoad);
+    emit loadCanceled(job);
 }
 
-quint64 TraceLoader::analyze(std::shared_ptr<const Trace> trace, const AnalysisOptions& options, int purpose)
+void TraceLoader::dropAnalyses()
 {
-    const quint64 job = m_nextJob++;
-    m_currentAnalysis[purpose] = job;
-    auto* watcher = new QFutureWatcher<timeline::AnalysisSnapshot>(this);
-    connect(watcher, &QFutureWatcher<timeline::AnalysisSnapshot>::finished, this, [this, watcher, job, purpose] {
-        watcher->deleteLater();
-        const auto current = m_currentAnalysis.find(purpose);
-        if (current == m_currentAnalysis.end() || current->second != job)
-            return;
-        emit analysisFinished(job, purpose, watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run(
-        [trace, options] { return timeline::makeAnalysisSnapshot(*trace, gapscope::analyze(*trace, options)); }));
-    return job;
+    m_mainAnalysis.drop();
+    m_rangeAnalysis.drop();
+}
+
+quint64 TraceLoader::analyze(
+    std::shared_ptr<const Trace> trace, const AnalysisOptions& options, AnalysisPurpose purpose)
+{
+    const quint64 job = analysisJob(purpose).current() + 1;
+    return analysisJob(purpose).run(
+        this,
+        [trace, options](std::stop_token stop) {
+            AnalysisOptions stoppable = options;
+            stoppable.stop = std::move(stop);
+            AnalysisResult result = gapscope::analyze(*trace, stoppable);
+            return timeline::makeAnalysisSnapshot(*trace, std::move(result));
+        },
+        [this, job, purpose](const timeline::AnalysisSnapshot& snapshot) {
+            // A stopped analysis was replaced: its job is no longer the latest, so this is not reached.
+            emit analysisFinished(job, purpose, snapshot);
+        });
 }
 
 } // namespace gapscope::app

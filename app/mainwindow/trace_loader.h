@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Loading and analysis off the GUI thread. Each request gets a job id; results come back as immutable
-// shared objects through queued signals, and a result whose id is no longer the current one (a newer
-// request, or Cancel) is dropped.
+// Loading and analysis off the GUI thread. Each kind of request (a load, the main analysis, a range's) is a
+// LatestJob: a newer request or Cancel asks the running one to stop (the readers and analyze() check a
+// std::stop_token) and drops its result; results come back as immutable shared objects on the GUI thread.
 
+#include "app/mainwindow/latest_job.h"
 #include "app/timeline/timeline_data.h"
 
 #include <QObject>
 #include <QStringList>
 
-#include <atomic>
 #include <functional>
-#include <map>
 #include <memory>
+#include <stop_token>
 #include <variant>
 
 namespace gapscope::app {
@@ -27,12 +27,19 @@ struct LoadOutcome {
     qint64 elapsedMs = 0;
 };
 
+/// What an analysis is for: only the latest job of each purpose is delivered.
+enum class AnalysisPurpose {
+    Main, // the window selector's window: docks, bands, status bar
+    Range, // a selected range's figures (Details)
+};
+
 /// Reads the files (one process group each), analyses them and builds the timeline index.
-/// Runs on the calling thread; `progress(percent, text)` is called between steps and returning false
-/// from it abandons the load (the result is then an error "canceled").
+/// Runs on the calling thread; `progress(percent, text)` is called between steps. A stop request (or
+/// `progress` returning false) abandons the load soon: the readers check `stop` at each window of content
+/// or chunk, analyze() after each device. The result is then the error "canceled".
 using ProgressCallback = std::function<bool(int percent, const QString& text)>;
-std::variant<std::shared_ptr<const LoadOutcome>, QString> loadAndAnalyze(
-    const QStringList& files, const AnalysisOptions& options, const ProgressCallback& progress);
+std::variant<std::shared_ptr<const LoadOutcome>, QString> loadAndAnalyze(const QStringList& files,
+    const AnalysisOptions& options, const ProgressCallback& progress, std::stop_token stop = {});
 
 class TraceLoader : public QObject {
     Q_OBJECT
@@ -40,14 +47,14 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    /// Starts loading; a load still running is abandoned. Returns the job id.
+    /// Starts loading; a load still running is stopped. Returns the job id.
     quint64 load(const QStringList& files, const AnalysisOptions& options);
-    /// Re-runs the analysis of a loaded trace (another window, a selected range). `purpose` tells the
-    /// receiver what it was for; only the latest job of each purpose is delivered.
-    quint64 analyze(std::shared_ptr<const Trace> trace, const AnalysisOptions& options, int purpose);
-    /// Abandons every analysis still running (the trace they are about was replaced).
-    void dropAnalyses() { m_currentAnalysis.clear(); }
-    /// Abandons the current load: its result will be dropped.
+    /// Re-runs the analysis of a loaded trace (another window, a selected range); a running analysis of the
+    /// same purpose is stopped.
+    quint64 analyze(std::shared_ptr<const Trace> trace, const AnalysisOptions& options, AnalysisPurpose purpose);
+    /// Stops every analysis still running (the trace they are about was replaced).
+    void dropAnalyses();
+    /// Stops the current load: its result will be dropped.
     void cancelLoad();
     bool isLoading() const { return m_loading; }
 
@@ -56,15 +63,19 @@ signals:
     void loadFinished(quint64 job, std::shared_ptr<const gapscope::app::LoadOutcome> outcome);
     void loadFailed(quint64 job, const QString& message);
     void loadCanceled(quint64 job);
-    void analysisFinished(quint64 job, int purpose, gapscope::timeline::AnalysisSnapshot analysis);
+    void analysisFinished(
+        quint64 job, gapscope::app::AnalysisPurpose purpose, gapscope::timeline::AnalysisSnapshot analysis);
 
 private:
-    quint64 m_nextJob = 1;
-    quint64 m_currentLoad = 0;
-    std::map<int, quint64> m_currentAnalysis; // purpose -> job
+    LatestJob& analysisJob(AnalysisPurpose purpose)
+    {
+        return purpose == AnalysisPurpose::Main ? m_mainAnalysis : m_rangeAnalysis;
+    }
+
+    LatestJob m_load;
+    LatestJob m_mainAnalysis;
+    LatestJob m_rangeAnalysis;
     bool m_loading = false;
-    /// Set on cancel, read by the worker between steps.
-    std::shared_ptr<std::atomic<quint64>> m_canceledJob;
 };
 
 } // namespace gapscope::app

@@ -87,8 +87,7 @@ QString whatToTry(GapCause cause)
 
 QString relativeTime(TimeNs t, TimeNs origin)
 {
-    const TimeNs delta = t - origin;
-    return (delta < 0 ? QStringLiteral("-") : QStringLiteral("+")) + durationText(delta < 0 ? -delta : delta);
+    return QString::fromStdString(formatRelativeTime(t, origin));
 }
 
 QString durationText(TimeNs ns)
@@ -108,6 +107,14 @@ QString laneDescription(const Trace& trace, LaneIndex laneIndex)
     return QStringLiteral("%1%2 of pid %3")
         .arg(rank, QString::fromStdString(timeline::threadLabel(lane)))
         .arg(process.pid);
+}
+
+QString deviceName(const Trace& trace, DeviceIndex index)
+{
+    const Device& device = trace.devices[index.value];
+    const Process& process = trace.processes[device.process.value];
+    return process.rank ? QStringLiteral("rank %1 GPU %2").arg(*process.rank).arg(device.id)
+                        : QStringLiteral("GPU %1").arg(device.id);
 }
 
 QString eventLink(EventRef ref)
@@ -220,15 +227,14 @@ QString gapEvidenceLine(const Trace& trace, const Gap& gap, TimeNs launchThresho
 QString gapDetailsHtml(const Trace& trace, const AnalysisResult& result, std::size_t gapIndex, TimeNs origin)
 {
     const Gap& gap = result.gaps[gapIndex];
-    const Device& device = trace.devices[gap.device.value];
     QString html = QStringLiteral("<h3 style='margin:0'>Idle gap of %1</h3>").arg(durationText(gap.duration()));
     html += QStringLiteral("<table>");
     html += row(QStringLiteral("likely cause"),
         QStringLiteral("<b>%1</b> <span style='color:#777'>(a hypothesis from the evidence below)</span>")
             .arg(fromView(gapCauseName(gap.cause))));
-    html += row(QStringLiteral("from"), relativeTime(gap.start, origin));
-    html += row(QStringLiteral("to"), relativeTime(gap.end, origin));
-    QString where = QStringLiteral("GPU %1").arg(device.id);
+    html += row(QStringLiteral("from"), relativeTime(gap.start, origin) + QStringLiteral(" from trace start"));
+    html += row(QStringLiteral("to"), relativeTime(gap.end, origin) + QStringLiteral(" from trace start"));
+    QString where = deviceName(trace, gap.device);
     if (gap.stream)
         where += QStringLiteral(", ") + escaped(laneDescription(trace, *gap.stream));
     html += row(QStringLiteral("device"), where);

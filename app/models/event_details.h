@@ -13,10 +13,12 @@
 
 namespace gapscope::models {
 
-/// "+12.345 ms" relative to the trace start.
+/// "+12.345 ms" relative to the trace start (formatRelativeTime).
 QString relativeTime(TimeNs t, TimeNs origin);
 QString durationText(TimeNs ns);
 QString laneDescription(const Trace& trace, LaneIndex lane);
+/// "rank 1 GPU 0" (or "GPU 0" when the process has no rank): how a device is named in every list.
+QString deviceName(const Trace& trace, DeviceIndex device);
 
 /// A few lines: name, kind, start, duration, lane (plain text for QToolTip).
 QString eventTooltip(const Trace& trace, EventRef ref, TimeNs origin);

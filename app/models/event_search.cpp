@@ -52,6 +52,24 @@ std::size_t EventSearch::count(const Trace& trace) const
     return n;
 }
 
+std::size_t EventSearch::ordinal(const Trace& trace, EventRef match) const
+{
+    const Key key = keyOf(trace, match);
+    std::size_t before = 0;
+    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+        const auto& events = trace.lanes[l].events;
+        // Events starting earlier all come first; those starting at the same time, by lane and index.
+        const auto end = std::partition_point(
+            events.begin(), events.end(), [&](const Event& e) { return e.start <= std::get<0>(key); });
+        for (auto it = events.begin(); it != end; ++it) {
+            const auto i = static_cast<std::uint32_t>(it - events.begin());
+            if (matches(*it) && Key { it->start, l, i } < key)
+                ++before;
+        }
+    }
+    return before + 1;
+}
+
 std::optional<EventRef> EventSearch::next(const Trace& trace, std::optional<EventRef> from, TimeNs notBefore) const
 {
     if (empty())

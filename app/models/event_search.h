@@ -19,6 +19,10 @@ public:
     bool empty() const { return m_matchingNames == 0; }
     /// Number of matching events in the trace.
     std::size_t count(const Trace& trace) const;
+    /// The place (1-based) of a match in (start, lane, index) order: "3" of "3/12".
+    std::size_t ordinal(const Trace& trace, EventRef match) const;
+    /// By StringId: whether events of that name match (for highlighting them on the timeline).
+    const std::vector<bool>& matchingNames() const { return m_names; }
     /// The first match after `from` in (start, lane, index) order; from nullopt: the first match at or
     /// after `notBefore`. Wraps around to the first match.
     std::optional<EventRef> next(const Trace& trace, std::optional<EventRef> from, TimeNs notBefore) const;

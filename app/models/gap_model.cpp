@@ -38,16 +38,33 @@ void GapModel::setThreshold(TimeNs threshold)
 void GapModel::rebuildRows()
 {
     m_rows.clear();
+    m_durations.clear();
     if (!m_analysis.result)
         return;
-    const auto& gaps = m_analysis.result->gaps;
-    for (std::size_t i = 0; i < gaps.size(); ++i) {
-        if (!gaps[i].stream && gaps[i].duration() >= m_threshold)
-            m_rows.push_back(i);
+    // Straight from the runs (a GapList index is a search over them) with each duration worked out once:
+    // a trace can have millions of gaps, and this runs on the GUI thread.
+    std::vector<std::pair<TimeNs, std::size_t>> listed;
+    std::size_t index = 0;
+    for (const GapRun& run : m_analysis.result->gaps.runs()) {
+        if (run.stream) {
+            index += run.gaps.size();
+            continue;
+        }
+        for (const StoredGap& gap : run.gaps) {
+            if (gap.duration() >= m_threshold)
+                listed.emplace_back(gap.duration(), index);
+            ++index;
+        }
     }
-    // Longest first; the proxy may re-sort.
-    std::stable_sort(m_rows.begin(), m_rows.end(),
-        [&](std::size_t a, std::size_t b) { return gaps[a].duration() > gaps[b].duration(); });
+    // Longest first, then in list order; the proxy may re-sort.
+    std::sort(listed.begin(), listed.end(),
+        [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    m_rows.reserve(listed.size());
+    m_durations.reserve(listed.size());
+    for (const auto& [duration, gap] : listed) {
+        m_rows.push_back(gap);
+        m_durations.push_back(duration);
+    }
 }
 
 std::optional<int> GapModel::rowOf(std::size_t gap) const
@@ -73,13 +90,14 @@ QVariant GapModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || index.row() >= rowCount())
         return {};
     const std::size_t gapIndex = m_rows[static_cast<std::size_t>(index.row())];
-    const Gap& gap = m_analysis.result->gaps[gapIndex];
     if (role == GapIndexRole)
         return QVariant::fromValue(static_cast<qulonglong>(gapIndex));
+    // The proxy sorts every row by this at each reset: no lookup of the gap for it.
+    if (role == SortRole && index.column() == DurationColumn)
+        return QVariant::fromValue(static_cast<qlonglong>(m_durations[static_cast<std::size_t>(index.row())]));
+    const Gap gap = m_analysis.result->gaps[gapIndex];
     if (role == SortRole) {
         switch (index.column()) {
-        case DurationColumn:
-            return QVariant::fromValue(static_cast<qlonglong>(gap.duration()));
         case StartColumn:
             return QVariant::fromValue(static_cast<qlonglong>(gap.start));
         case DeviceColumn:
@@ -100,13 +118,10 @@ QVariant GapModel::data(const QModelIndex& index, int role) const
     case DurationColumn:
         return durationText(gap.duration());
     case StartColumn:
-        return relativeTime(gap.start, m_origin);
-    case DeviceColumn: {
-        const Device& device = m_trace->devices[gap.device.value];
-        const Process& process = m_trace->processes[device.process.value];
-        return process.rank ? QStringLiteral("rank %1 GPU %2").arg(*process.rank).arg(device.id)
-                            : QStringLiteral("GPU %1").arg(device.id);
-    }
+        return role == Qt::ToolTipRole ? relativeTime(gap.start, m_origin) + tr(" from trace start")
+                                       : relativeTime(gap.start, m_origin);
+    case DeviceColumn:
+        return deviceName(*m_trace, gap.device);
     case CauseColumn: {
         const std::string_view name = gapCauseName(gap.cause);
         return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
@@ -126,7 +141,7 @@ QVariant GapModel::headerData(int section, Qt::Orientation orientation, int role
     case DurationColumn:
         return tr("Duration");
     case StartColumn:
-        return tr("Start");
+        return tr("Start (from trace start)");
     case DeviceColumn:
         return tr("Device");
     case CauseColumn:

@@ -42,6 +42,8 @@ private:
     TimeNs m_threshold = 0;
     TimeNs m_origin = 0;
     std::vector<std::size_t> m_rows;
+    /// m_durations[row]: the duration of m_rows[row]'s gap.
+    std::vector<TimeNs> m_durations;
 };
 
 } // namespace gapscope::models

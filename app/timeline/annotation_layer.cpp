@@ -223,14 +223,16 @@ void paintAnnotations(QPainter& painter, const TimelineScene& scene)
     const QRect strip(0, scene.rulerHeight, scene.width, stripHeight);
     painter.save();
 
-    // The tint of each range over the lanes, under everything else of the note.
+    // Each range's edges over the lanes, as thin lines: no tint over the range, so that a gap band under a
+    // note keeps the colour of its cause that the legend shows.
     painter.setClipRect(lanes);
     for (std::size_t i = 0; i < brackets.size(); ++i) {
         if (!brackets[i])
             continue;
-        QColor tint = scene.annotations[i].colour;
-        tint.setAlpha(scene.annotations[i].selected ? 46 : 26);
-        painter.fillRect(QRect(brackets[i]->left(), lanes.top(), brackets[i]->width(), lanes.height()), tint);
+        QColor edge = scene.annotations[i].colour;
+        edge.setAlpha(scene.annotations[i].selected ? 200 : 130);
+        painter.fillRect(QRect(brackets[i]->left(), lanes.top(), 1, lanes.height()), edge);
+        painter.fillRect(QRect(brackets[i]->right(), lanes.top(), 1, lanes.height()), edge);
     }
 
     painter.setClipRect(strip);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/lane_layout.h"
 
+#include "core/model/process_order.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -14,19 +16,6 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
     layout.m_rowOfLane.resize(trace.lanes.size());
     layout.m_deviceBands.resize(trace.devices.size());
 
-    // Processes by rank (ranked first), then pid, so that the ranks of a job line up in order.
-    std::vector<std::uint32_t> processOrder(trace.processes.size());
-    std::iota(processOrder.begin(), processOrder.end(), 0u);
-    std::stable_sort(processOrder.begin(), processOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const Process& pa = trace.processes[a];
-        const Process& pb = trace.processes[b];
-        if (pa.rank.has_value() != pb.rank.has_value())
-            return pa.rank.has_value();
-        if (pa.rank && *pa.rank != *pb.rank)
-            return *pa.rank < *pb.rank;
-        return pa.pid < pb.pid;
-    });
-
     int y = 0;
     const auto addRow = [&](LayoutRow row) {
         row.y = y;
@@ -35,12 +24,11 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
             layout.m_rowOfLane[row.lane->value] = layout.m_rows.size();
         layout.m_rows.push_back(std::move(row));
     };
-    const auto laneDepthRows = [&](LaneIndex lane) {
-        const int depths = lane.value < depthCounts.size() ? depthCounts[lane.value] : 1;
-        return std::clamp(depths, 1, metrics.maxDepthRows);
-    };
+    const auto laneDepths
+        = [&](LaneIndex lane) { return std::max(1, lane.value < depthCounts.size() ? depthCounts[lane.value] : 1); };
 
-    for (const std::uint32_t p : processOrder) {
+    for (const ProcessIndex process : processesInRankOrder(trace)) {
+        const std::uint32_t p = process.value;
         const bool processCollapsed = collapse.processes.count(p) > 0;
         LayoutRow header;
         header.kind = RowKind::ProcessHeader;
@@ -49,8 +37,6 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
         header.label = processLabel(trace.processes[p]);
         header.collapsed = processCollapsed;
         addRow(std::move(header));
-        if (processCollapsed)
-            continue;
 
         // Threads in the order the trace asks for (sort index), then by tid.
         std::vector<std::uint32_t> threads;
@@ -67,12 +53,18 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
             return la.tid < lb.tid;
         });
         for (const std::uint32_t l : threads) {
+            if (processCollapsed)
+                break;
             LayoutRow row;
             row.kind = RowKind::ThreadLane;
             row.indent = 1;
             row.process = ProcessIndex { p };
             row.lane = LaneIndex { l };
-            row.depthRows = laneDepthRows(LaneIndex { l });
+            row.depthCount = laneDepths(LaneIndex { l });
+            row.foldable = row.depthCount > metrics.foldedDepthRows;
+            row.collapsed = row.foldable && collapse.expandedLanes.count(l) == 0;
+            row.depthRows = std::min(
+                { row.depthCount, metrics.maxDepthRows, row.collapsed ? metrics.foldedDepthRows : row.depthCount });
             row.height = row.depthRows * metrics.depthRowHeight + metrics.laneSpacing;
             row.label = threadLabel(trace.lanes[l]);
             addRow(std::move(row));
@@ -123,7 +115,8 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
                 row.process = ProcessIndex { p };
                 row.device = DeviceIndex { d };
                 row.lane = LaneIndex { l };
-                row.depthRows = laneDepthRows(LaneIndex { l });
+                row.depthCount = laneDepths(LaneIndex { l });
+                row.depthRows = std::min(row.depthCount, metrics.maxDepthRows);
                 row.height = row.depthRows * metrics.depthRowHeight + metrics.laneSpacing;
                 row.label = streamLabel(trace.lanes[l]);
                 addRow(std::move(row));

@@ -37,9 +37,14 @@ struct LayoutRow {
     std::optional<LaneIndex> lane;
     /// Nesting rows shown in a lane (ThreadLane/StreamLane); 1 otherwise.
     int depthRows = 1;
+    /// Nesting depths the lane has (TimelineIndex::depthCount); more than depthRows when it is folded.
+    int depthCount = 1;
     std::string label;
-    /// For headers: whether the group is folded away.
+    /// For headers: whether the group is folded away. For a thread lane: whether it shows only its first
+    /// LayoutMetrics::foldedDepthRows nesting rows (it can be expanded to show them all).
     bool collapsed = false;
+    /// A thread lane deeper than LayoutMetrics::foldedDepthRows: its label has a fold/expand triangle.
+    bool foldable = false;
 };
 
 struct LayoutMetrics {
@@ -47,14 +52,20 @@ struct LayoutMetrics {
     int depthRowHeight = 18;
     int utilizationHeight = 22;
     int laneSpacing = 3;
-    /// Deeper nesting is not shown (Python stacks can be hundreds of frames deep).
-    int maxDepthRows = 24;
+    /// No lane shows more nesting rows than this (the exported picture chooses it to fit its height).
+    int maxDepthRows = 1 << 20;
+    /// A thread lane deeper than this shows its first rows until it is expanded (CollapseState::expandedLanes),
+    /// so that deep Python stacks do not push the GPU lanes out of view.
+    int foldedDepthRows = 4;
 };
 
-/// Which groups are folded away; keys are process and device indices.
+/// Which groups are folded away; keys are process and device indices. A collapsed process hides its
+/// threads only: its GPUs are groups of their own.
 struct CollapseState {
     std::set<std::uint32_t> processes;
     std::set<std::uint32_t> devices;
+    /// Thread lanes shown at every depth (keys are lane indices).
+    std::set<std::uint32_t> expandedLanes;
 };
 
 class LaneLayout {

@@ -143,6 +143,39 @@ std::string formatTickLabel(TimeNs relative, TimeNs step)
     return buffer;
 }
 
+TimeNs rulerLabelBase(const TimeAxis& axis, TimeNs origin, double minSpacingPx)
+{
+    const TimeNs step = rulerStep(axis.nsPerPixel(), minSpacingPx);
+    // Labels up to 10,000 steps from the origin have at most five significant digits ("1234.5 ms").
+    constexpr TimeNs kMaxSteps = 10'000;
+    const TimeNs farthest = std::max(std::abs(axis.start - origin), std::abs(axis.end - origin));
+    if (farthest / step < kMaxSteps)
+        return origin;
+    const TimeNs block = 10 * step;
+    return origin + floorDiv(axis.start - origin, block) * block;
+}
+
+std::string formatRulerBase(TimeNs relative, TimeNs step)
+{
+    const TimeNs magnitude = relative < 0 ? -relative : relative;
+    const char* sign = relative < 0 ? "-" : "+";
+    // Far from the origin at a fine step: milliseconds with the decimals the step needs ("+655.25767 ms"),
+    // rather than a nine-digit count of nanoseconds.
+    if (magnitude < 1'000'000 || step >= 100'000)
+        return sign + formatTickLabel(magnitude, step);
+    constexpr TimeNs kMs = 1'000'000;
+    int decimals = 0;
+    TimeNs scale = 1;
+    while (decimals < 6 && (step * scale) % kMs != 0) {
+        ++decimals;
+        scale *= 10;
+    }
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%s%lld.%0*lld ms", sign, static_cast<long long>(magnitude / kMs), decimals,
+        static_cast<long long>((magnitude % kMs) * scale / kMs));
+    return buffer;
+}
+
 std::vector<RulerTick> rulerTicks(const TimeAxis& axis, TimeNs origin, double minSpacingPx)
 {
     std::vector<RulerTick> ticks;

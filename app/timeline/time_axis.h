@@ -69,6 +69,12 @@ struct RulerTick {
 TimeNs rulerStep(double nsPerPixel, double minSpacingPx);
 /// Major ticks every rulerStep(), labelled relative to `origin`, with four minor ticks between them.
 std::vector<RulerTick> rulerTicks(const TimeAxis& axis, TimeNs origin, double minSpacingPx);
+/// Where the tick labels count from. The origin while labels stay short; zoomed in far from it (a 10 ns step
+/// 655 ms into the trace would read "655257670 ns"), a base at a round multiple of ten steps from the
+/// origin, at or before the view's start, so that labels read "0 ns", "20 ns"... and the ruler names the base.
+TimeNs rulerLabelBase(const TimeAxis& axis, TimeNs origin, double minSpacingPx);
+/// "+655.2576 ms": a ruler base counted from the origin, with the decimals `step` needs.
+std::string formatRulerBase(TimeNs relative, TimeNs step);
 /// "120 ms", "1.25 s", "-3 us": `relative` in the unit suited to `step`, with as many decimals as the step needs.
 std::string formatTickLabel(TimeNs relative, TimeNs step);
 

@@ -78,14 +78,25 @@ std::optional<QRect> TimelinePainter::eventRect(const TimelineScene& scene, Even
         span.first + scene.labelWidth, contentYToScreen(scene, *top) + 1, span.last - span.first, rowHeight - 2);
 }
 
-QRect TimelinePainter::legendRect(const TimelineScene& scene)
+QString TimelinePainter::rowLabel(const TimelineScene& scene, const LayoutRow& row)
 {
-    if (!scene.showLegend)
-        return {};
-    const QRect lanes = lanesRect(scene);
-    const int width = 470;
-    const int height = 22;
-    return QRect(lanes.right() - width - 8, lanes.bottom() - height - 8, width, height);
+    QString text = QString::fromStdString(row.label);
+    if (row.kind == RowKind::ThreadLane && row.foldable && row.collapsed)
+        return text + QStringLiteral(" (%1 of %2 levels)").arg(row.depthRows).arg(row.depthCount);
+    if (row.kind != RowKind::UtilizationLane || !scene.analysis || !row.device)
+        return text;
+    // The figure of the analysis window (the window selector's, the same as Details, the status bar and
+    // `gapscope report`), not of the view: it does not change as you zoom. The view's is in the tooltip.
+    for (const DeviceFigures& figures : scene.analysis->devices) {
+        if (figures.device == *row.device) {
+            const std::string_view window = windowKindName(figures.window.kind);
+            return text
+                + QStringLiteral(" %1 % (%2 window)")
+                      .arg(100.0 * figures.utilization, 0, 'f', 2)
+                      .arg(QString::fromUtf8(window.data(), static_cast<qsizetype>(window.size())));
+        }
+    }
+    return text;
 }
 
 void TimelinePainter::paint(QPainter& painter, const TimelineScene& scene, DrawListCache& cache) const
@@ -101,7 +112,14 @@ void TimelinePainter::paint(QPainter& painter, const TimelineScene& scene, DrawL
     paintAnnotations(painter, scene);
     paintLabels(painter, scene);
     paintRuler(painter, scene);
-    paintLegend(painter, scene);
+    if (scene.focused) {
+        // Where W/A/S/D and the arrows go: a frame around the lanes while the timeline has the focus.
+        painter.save();
+        painter.setPen(QPen(focusFrameColor(), 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(lanesRect(scene).adjusted(1, 1, -1, -1));
+        painter.restore();
+    }
 }
 
 void TimelinePainter::paintLanes(QPainter& painter, const TimelineScene& scene, DrawListCache& cache) const
@@ -164,6 +182,12 @@ void TimelinePainter::paintLaneItems(
         const Event& event = lane.events[item.event];
         const QRect rect(left, y, right - left, rowHeight - 2);
         painter.fillRect(rect, item.count > 1 ? foldedColor(event) : eventColor(event));
+        if (scene.highlightNames && event.name.value < scene.highlightNames->size()
+            && (*scene.highlightNames)[event.name.value]) {
+            painter.setPen(QPen(searchMatchColor(), 2));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(rect.adjusted(1, 1, -1, -1));
+        }
         if (rect.width() >= kMinLabelWidthPx) {
             QString text = eventName(*scene.trace, event);
             if (item.count > 1)
@@ -340,11 +364,12 @@ void TimelinePainter::paintLabels(QPainter& painter, const TimelineScene& scene)
         const int top = contentYToScreen(scene, row.y);
         const int indent = 6 + row.indent * 12;
         const bool header = row.kind == RowKind::ProcessHeader || row.kind == RowKind::DeviceHeader;
+        const int firstRowHeight = header ? row.height : std::min(row.height, scene.layout->metrics().depthRowHeight);
         fillSliced(
             painter, QRect(0, top, scene.labelWidth, row.height), header ? headerBackground() : labelBackground());
-        if (header) {
-            // A triangle: pointing right when collapsed, down when expanded.
-            const QPointF c(indent + 4, top + row.height / 2.0);
+        if (header || row.foldable) {
+            // A triangle: pointing right when collapsed (a deep lane: folded), down when expanded.
+            const QPointF c(indent + 4, top + firstRowHeight / 2.0);
             QPolygonF triangle;
             if (row.collapsed)
                 triangle << QPointF(c.x() - 3, c.y() - 5) << QPointF(c.x() + 4, c.y()) << QPointF(c.x() - 3, c.y() + 5);
@@ -356,15 +381,9 @@ void TimelinePainter::paintLabels(QPainter& painter, const TimelineScene& scene)
         }
         painter.setFont(header ? bold : normal);
         painter.setPen(textColor());
-        QString text = QString::fromStdString(row.label);
-        if (row.kind == RowKind::UtilizationLane && scene.axis.span() > 0) {
-            const double busy = static_cast<double>(
-                scene.index->deviceBusy(*row.device).busyWithin(scene.axis.start, scene.axis.end));
-            text += QStringLiteral(" %1 %").arg(100.0 * busy / static_cast<double>(scene.axis.span()), 0, 'f', 1);
-        }
-        const int textLeft = header ? indent + 14 : indent;
-        const QRect textRect(textLeft, top, scene.labelWidth - textLeft - 4,
-            header ? row.height : std::min(row.height, scene.layout->metrics().depthRowHeight));
+        const QString text = rowLabel(scene, row);
+        const int textLeft = header || row.foldable ? indent + 14 : indent;
+        const QRect textRect(textLeft, top, scene.labelWidth - textLeft - 4, firstRowHeight);
         painter.drawText(
             textRect, Qt::AlignVCenter | Qt::AlignLeft, elided(painter.fontMetrics(), text, textRect.width()));
     }
@@ -417,7 +436,8 @@ void TimelinePainter::paintRuler(QPainter& painter, const TimelineScene& scene) 
         }
     }
     painter.setPen(textColor());
-    for (const RulerTick& tick : rulerTicks(scene.axis, scene.origin, kTickSpacingPx)) {
+    const TimeNs base = rulerLabelBase(scene.axis, scene.origin, kTickSpacingPx);
+    for (const RulerTick& tick : rulerTicks(scene.axis, base, kTickSpacingPx)) {
         const int x = static_cast<int>(std::floor(tick.x)) + scene.labelWidth;
         painter.drawLine(x, tickBottom - (tick.major ? 8 : 4), x, tickBottom - 1);
         if (tick.major)
@@ -426,38 +446,18 @@ void TimelinePainter::paintRuler(QPainter& painter, const TimelineScene& scene) 
     painter.setClipping(false);
     // The corner above the labels: the visible span.
     painter.fillRect(QRect(0, 0, scene.labelWidth, scene.rulerHeight), rulerBackground());
+    QString corner = QStringLiteral("view %1").arg(QString::fromStdString(formatDuration(scene.axis.span())));
+    // Tick labels count from a base near the view when it is far from the trace start: name the base.
+    if (base != scene.origin)
+        corner += QStringLiteral(", ticks at %1 +")
+                      .arg(QString::fromStdString(
+                          formatRulerBase(base - scene.origin, rulerStep(scene.axis.nsPerPixel(), kTickSpacingPx))));
     painter.drawText(QRect(8, 0, scene.labelWidth - 12, tickBottom), Qt::AlignVCenter | Qt::AlignLeft,
-        QStringLiteral("view %1").arg(QString::fromStdString(formatDuration(scene.axis.span()))));
+        elided(painter.fontMetrics(), corner, scene.labelWidth - 12));
     painter.drawText(QRect(8, tickBottom, scene.labelWidth - 12, kStepStripHeight), Qt::AlignVCenter | Qt::AlignLeft,
         QStringLiteral("steps"));
     painter.setPen(QColor(0xb0, 0xb5, 0xbb));
     painter.drawLine(0, scene.rulerHeight - 1, scene.width, scene.rulerHeight - 1);
-    painter.restore();
-}
-
-void TimelinePainter::paintLegend(QPainter& painter, const TimelineScene& scene) const
-{
-    const QRect box = legendRect(scene);
-    if (box.isEmpty() || !scene.analysis)
-        return;
-    painter.save();
-    painter.setPen(QColor(0xb0, 0xb5, 0xbb));
-    painter.setBrush(QColor(255, 255, 255, 235));
-    painter.drawRect(box.adjusted(0, 0, -1, -1));
-    painter.setPen(textColor());
-    int x = box.left() + 8;
-    const QString title = QStringLiteral("Idle gaps:");
-    painter.drawText(QRect(x, box.top(), 70, box.height()), Qt::AlignVCenter | Qt::AlignLeft, title);
-    x += painter.fontMetrics().horizontalAdvance(title) + 8;
-    for (int c = 0; c < kGapCauseCount; ++c) {
-        const auto cause = static_cast<GapCause>(c);
-        painter.fillRect(QRect(x, box.top() + 5, 12, 12), gapBandColor(cause, true));
-        x += 16;
-        const QString name
-            = QString::fromUtf8(gapCauseName(cause).data(), static_cast<qsizetype>(gapCauseName(cause).size()));
-        painter.drawText(QRect(x, box.top(), 90, box.height()), Qt::AlignVCenter | Qt::AlignLeft, name);
-        x += painter.fontMetrics().horizontalAdvance(name) + 12;
-    }
     painter.restore();
 }
 

@@ -66,7 +66,10 @@ struct TimelineScene {
     std::vector<std::pair<EventRef, EventRef>> flows;
     std::optional<std::pair<TimeNs, TimeNs>> rangeSelection;
     std::vector<StepMark> steps;
-    bool showLegend = true;
+    /// By StringId: events whose name is marked are outlined (the search's matches); null: none.
+    const std::vector<bool>* highlightNames = nullptr;
+    /// The widget has the keyboard focus: a frame around the lanes says so.
+    bool focused = false;
     /// Drawn as brackets in a strip under the ruler (annotation_layer.h); the lanes start below it.
     std::vector<AnnotationMark> annotations;
     /// Also draw a callout box (title and hypothesis) for each annotation in view (exported pictures).
@@ -95,8 +98,9 @@ public:
     static double screenXToAxis(const TimelineScene& scene, double x) { return x - scene.labelWidth; }
     /// Screen rectangle of an event (one depth row of its lane), if its lane is laid out.
     static std::optional<QRect> eventRect(const TimelineScene& scene, EventRef ref);
-    /// Screen rectangle of the legend box (for clicks and tests); empty when hidden.
-    static QRect legendRect(const TimelineScene& scene);
+    /// The text of a row's label. A utilization lane's says its device's utilization over the analysis
+    /// window and names the window ("utilization 60.57 % (gpu window)").
+    static QString rowLabel(const TimelineScene& scene, const LayoutRow& row);
 
 private:
     void paintLanes(QPainter& painter, const TimelineScene& scene, DrawListCache& cache) const;
@@ -108,7 +112,6 @@ private:
     void paintSelection(QPainter& painter, const TimelineScene& scene) const;
     void paintLabels(QPainter& painter, const TimelineScene& scene) const;
     void paintRuler(QPainter& painter, const TimelineScene& scene) const;
-    void paintLegend(QPainter& painter, const TimelineScene& scene) const;
 };
 
 } // namespace gapscope::timeline

@@ -163,4 +163,14 @@ QColor blendOver(const QColor& under, const QColor& over)
     return QColor(mix(under.red(), over.red()), mix(under.green(), over.green()), mix(under.blue(), over.blue()));
 }
 
+QColor searchMatchColor()
+{
+    return QColor(0xff, 0x6d, 0x00);
+}
+
+QColor focusFrameColor()
+{
+    return QColor(0x1e, 0x88, 0xe5);
+}
+
 } // namespace gapscope::timeline

@@ -32,6 +32,10 @@ QColor rangeSelectionColor();
 QColor flowColor();
 QColor stepMarkerColor();
 QColor textColor();
+/// Outline of the events the search matches.
+QColor searchMatchColor();
+/// The frame around the lanes while the timeline has the keyboard focus.
+QColor focusFrameColor();
 
 /// The colour a translucent `over` gives on an opaque `under` (source-over), as QPainter computes it
 /// to within rounding.

@@ -15,6 +15,7 @@
 #include <QWheelEvent>
 
 #include <cmath>
+#include <limits>
 
 namespace gapscope::timeline {
 
@@ -40,7 +41,10 @@ TimelineView::TimelineView(TimelineState* state, QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(480, 240);
     connect(m_state, &TimelineState::visibleRangeChanged, viewport(), qOverload<>(&QWidget::update));
-    connect(m_state, &TimelineState::selectionChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(m_state, &TimelineState::selectionChanged, this, [this] {
+        unfoldSelection();
+        viewport()->update();
+    });
 }
 
 void TimelineView::setTrace(const LoadedTrace& loaded)
@@ -76,9 +80,21 @@ void TimelineView::setGapThreshold(TimeNs threshold)
     viewport()->update();
 }
 
-void TimelineView::setLegendVisible(bool visible)
+void TimelineView::setHighlightedNames(std::vector<bool> names)
 {
-    m_legendVisible = visible;
+    m_highlightNames = std::move(names);
+    viewport()->update();
+}
+
+void TimelineView::focusInEvent(QFocusEvent* event)
+{
+    QAbstractScrollArea::focusInEvent(event);
+    viewport()->update();
+}
+
+void TimelineView::focusOutEvent(QFocusEvent* event)
+{
+    QAbstractScrollArea::focusOutEvent(event);
     viewport()->update();
 }
 
@@ -134,8 +150,9 @@ TimelineScene TimelineView::scene() const
     s.flows = flows();
     s.rangeSelection = m_pendingRange ? m_pendingRange : m_state->selectedRange();
     s.steps = m_steps;
-    s.showLegend = m_legendVisible && m_analysis.result != nullptr;
     s.annotations = m_annotationMarks;
+    s.highlightNames = m_highlightNames.empty() ? nullptr : &m_highlightNames;
+    s.focused = hasFocus();
     return s;
 }
 
@@ -195,8 +212,67 @@ void TimelineView::toggleRow(const LayoutRow& row)
     } else if (row.kind == RowKind::DeviceHeader && row.device) {
         if (!m_collapse.devices.erase(row.device->value))
             m_collapse.devices.insert(row.device->value);
+    } else if (row.kind == RowKind::ThreadLane && row.foldable && row.lane) {
+        if (!m_collapse.expandedLanes.erase(row.lane->value))
+            m_collapse.expandedLanes.insert(row.lane->value);
     }
     rebuildLayout();
+}
+
+bool TimelineView::unfoldFor(EventRef ref)
+{
+    if (!m_loaded.trace || ref.lane.value >= m_loaded.trace->lanes.size())
+        return false;
+    const Lane& lane = m_loaded.trace->lanes[ref.lane.value];
+    bool changed = false;
+    if (lane.kind == LaneKind::CpuThread) {
+        changed = m_collapse.processes.erase(lane.process.value) > 0;
+        const int depth = m_loaded.trace->event(ref).depth;
+        const int shown = std::min(m_layout.metrics().foldedDepthRows, m_loaded.index->depthCount(ref.lane));
+        if (depth >= shown)
+            changed = m_collapse.expandedLanes.insert(ref.lane.value).second || changed;
+    } else {
+        changed = m_collapse.devices.erase(lane.device.value) > 0;
+    }
+    return changed;
+}
+
+void TimelineView::unfoldSelection()
+{
+    // A selected event and both ends of the flows drawn for the selection are always laid out: their lanes
+    // are unfolded to their depth, their groups opened.
+    bool changed = false;
+    if (const auto event = m_state->selectedEvent())
+        changed = unfoldFor(*event) || changed;
+    for (const auto& [from, to] : flows()) {
+        changed = unfoldFor(from) || changed;
+        changed = unfoldFor(to) || changed;
+    }
+    if (changed)
+        rebuildLayout();
+}
+
+void TimelineView::revealFlow()
+{
+    // Both ends in view when they fit in the viewport together; the op that ends the gap otherwise.
+    const auto ends = flows();
+    if (ends.empty())
+        return;
+    int top = std::numeric_limits<int>::max();
+    int bottom = std::numeric_limits<int>::min();
+    for (const EventRef ref : { ends.front().first, ends.front().second }) {
+        const auto y = m_layout.laneDepthTop(ref.lane, m_loaded.trace->event(ref).depth);
+        if (!y)
+            return;
+        top = std::min(top, *y);
+        bottom = std::max(bottom, *y + m_layout.metrics().depthRowHeight);
+    }
+    const int visible = viewport()->height() - lanesTop();
+    const int scroll = verticalScrollBar()->value();
+    if (top >= scroll && bottom <= scroll + visible)
+        return;
+    if (bottom - top <= visible)
+        verticalScrollBar()->setValue(top - (visible - (bottom - top)) / 2);
 }
 
 void TimelineView::zoomToRange(TimeNs t0, TimeNs t1, double contextFraction)
@@ -209,6 +285,24 @@ void TimelineView::fitAll()
 {
     const auto [start, end] = m_state->bounds();
     setAxis(TimeAxis { start, end, axis().width }, TimelineState::History::Push);
+}
+
+void TimelineView::fitAnalysisWindow()
+{
+    // From the start of the earliest window range to the end of the latest, over every process.
+    if (!m_analysis.result)
+        return fitAll();
+    std::optional<TimeRange> extent;
+    for (const Window& window : m_analysis.result->windows) {
+        if (window.ranges.intervals().empty())
+            continue;
+        const TimeRange range { window.start(), window.end() };
+        extent = extent ? TimeRange { std::min(extent->first, range.first), std::max(extent->second, range.second) }
+                        : range;
+    }
+    if (!extent)
+        return fitAll();
+    zoomToRange(extent->first, extent->second, 0.0);
 }
 
 void TimelineView::fitSelection()
@@ -233,8 +327,8 @@ void TimelineView::revealLane(LaneIndex lane)
     if (!m_loaded.trace || lane.value >= m_loaded.trace->lanes.size())
         return;
     const Lane& l = m_loaded.trace->lanes[lane.value];
-    if (m_collapse.processes.erase(l.process.value)
-        + (l.kind == LaneKind::GpuStream ? m_collapse.devices.erase(l.device.value) : 0))
+    if (l.kind == LaneKind::GpuStream ? m_collapse.devices.erase(l.device.value) > 0
+                                      : m_collapse.processes.erase(l.process.value) > 0)
         rebuildLayout();
     if (const auto row = m_layout.rowOfLane(lane)) {
         const LayoutRow& r = m_layout.rows()[*row];
@@ -249,8 +343,7 @@ void TimelineView::revealDevice(DeviceIndex device)
 {
     if (!m_loaded.trace || device.value >= m_loaded.trace->devices.size())
         return;
-    if (m_collapse.processes.erase(m_loaded.trace->devices[device.value].process.value)
-        + m_collapse.devices.erase(device.value))
+    if (m_collapse.devices.erase(device.value) > 0)
         rebuildLayout();
     if (const auto band = m_layout.deviceBand(device)) {
         const int visible = viewport()->height() - lanesTop();
@@ -381,7 +474,7 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
         const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
         if (const auto row = m_layout.rowAt(contentY)) {
             const LayoutRow& r = m_layout.rows()[*row];
-            if (r.kind == RowKind::ProcessHeader || r.kind == RowKind::DeviceHeader) {
+            if (r.kind == RowKind::ProcessHeader || r.kind == RowKind::DeviceHeader || r.foldable) {
                 toggleRow(r);
                 return;
             }

@@ -23,7 +23,8 @@ public:
     void setAnalysis(const AnalysisSnapshot& analysis);
     void setGapThreshold(TimeNs threshold);
     TimeNs gapThreshold() const { return m_gapThreshold; }
-    void setLegendVisible(bool visible);
+    /// Outlines the events whose name is marked (by StringId): the search's matches. Empty: none.
+    void setHighlightedNames(std::vector<bool> names);
     /// The notes drawn as brackets above the lanes (TimelineScene::annotations).
     void setAnnotationMarks(std::vector<AnnotationMark> marks);
     const std::vector<AnnotationMark>& annotationMarks() const { return m_annotationMarks; }
@@ -31,11 +32,17 @@ public:
     /// Zooms to [t0, t1) with `contextFraction` of its length on each side (history: a jump).
     void zoomToRange(TimeNs t0, TimeNs t1, double contextFraction);
     void fitAll();
+    /// Fits the analysis window (the window selector's: first to last GPU activity, the steps...).
+    void fitAnalysisWindow();
     /// Fits the selection (event, gap or range) or, without one, the whole trace.
     void fitSelection();
     /// Scrolls vertically so that the lane (or the device's lanes) is in view.
     void revealLane(LaneIndex lane);
     void revealDevice(DeviceIndex device);
+    /// Scrolls so that both ends of the selection's flow arrow are in view, when they fit together.
+    void revealFlow();
+    /// Folds or unfolds a group or a deep thread lane, as a click on its label does.
+    void toggleRow(const LayoutRow& row);
     void zoomBy(double factor);
     void panByFraction(double fraction);
 
@@ -68,6 +75,8 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
     bool viewportEvent(QEvent* event) override;
 
 private:
@@ -78,7 +87,9 @@ private:
     void setAxis(const TimeAxis& axis, TimelineState::History history);
     void rebuildLayout();
     void updateScrollBar();
-    void toggleRow(const LayoutRow& row);
+    /// Opens the group and unfolds the lane of an event so that it is laid out; true when it changed.
+    bool unfoldFor(EventRef ref);
+    void unfoldSelection();
     std::optional<EventRef> eventAt(const QPoint& pos) const;
     std::optional<std::size_t> gapAt(const QPoint& pos) const;
     /// Index into m_annotationMarks of the bracket under a viewport point.
@@ -95,9 +106,9 @@ private:
     CollapseState m_collapse;
     std::vector<StepMark> m_steps;
     std::vector<AnnotationMark> m_annotationMarks;
+    std::vector<bool> m_highlightNames;
     int m_annotationStripHeight = 0;
     TimeNs m_gapThreshold = 100'000;
-    bool m_legendVisible = true;
     mutable DrawListCache m_cache;
     TimelinePainter m_painter;
 

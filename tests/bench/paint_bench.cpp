@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // BM_PaintTimeline: one frame of the timeline (draw lists rebuilt, as when zooming or panning) on a
 // generated 10 M-event trace (8 streams, 8 threads), 1920x1080 offscreen, at full zoom-out, 1 % and
-// 0.01 % of the span. Reports the p99 frame time (target: 16 ms at every level).
+// 0.01 % of the span. Reports the p99 frame time (target: 16 ms at every level). BM_GapModelRebuild: the Gaps
+// dock's listing of 1 M gaps on the GUI thread.
+#include "app/models/gap_model.h"
 #include "app/timeline/draw_list.h"
 #include "app/timeline/timeline_data.h"
 #include "app/timeline/timeline_painter.h"
@@ -125,3 +127,31 @@ void BM_PaintTimeline(benchmark::State& state)
 BENCHMARK(BM_PaintTimeline)->Arg(0)->Arg(1)->Arg(2)->Iterations(200)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 } // namespace
+
+namespace {
+
+// BM_GapModelRebuild: what the Gaps dock does on the GUI thread when an analysis arrives or the threshold
+// changes: list the device gaps at least as long as the threshold (here 0: all of them), longest first.
+// One stream of 1.1 M generated kernels: about 1 M device gaps.
+void BM_GapModelRebuild(benchmark::State& state)
+{
+    static const auto data = [] {
+        fixture(); // the QGuiApplication
+        auto trace = std::make_shared<const Trace>(test::makeGeneratedTrace(1, 0, 1'100'000, 7));
+        AnalysisOptions options;
+        options.streamGaps = false;
+        return std::make_pair(trace, makeAnalysisSnapshot(*trace, analyze(*trace, options)));
+    }();
+    for (auto _ : state) {
+        models::GapModel model; // threshold 0: every device gap is listed
+        model.setData(data.first, data.second);
+        benchmark::DoNotOptimize(model.rowCount());
+    }
+    models::GapModel model;
+    model.setData(data.first, data.second);
+    state.counters["gaps"] = static_cast<double>(model.rowCount());
+}
+
+} // namespace
+
+BENCHMARK(BM_GapModelRebuild)->Unit(benchmark::kMillisecond)->Iterations(5);

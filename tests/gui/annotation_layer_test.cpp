@@ -106,7 +106,6 @@ TEST(AnnotationLayer, PaintsBracketsAboveTheLanesAndEventsWhereHitTestingPutsThe
     scene.index = &index;
     scene.layout = &layout;
     scene.axis = TimeAxis { 0, 10'000, 1000.0 }; // 10 ns per pixel
-    scene.showLegend = false;
 
     QImage image(scene.width, scene.height, QImage::Format_RGB32);
     QPainter painter(&image);
@@ -132,18 +131,21 @@ TEST(AnnotationLayer, PaintsBracketsAboveTheLanesAndEventsWhereHitTestingPutsThe
     // Just above k1's row, in the lane spacing of the row above, is not k1's colour.
     EXPECT_NE(image.pixelColor(k1->center().x(), k1->top() - 2), eventColor(trace.lanes[1].events[0]));
 
-    // Over the lanes, the note's range is tinted: a lane-background pixel inside it differs from one outside
-    // (x off the ruler's major ticks, every 100 px here, whose faint grid lines cross the lanes).
+    // Over the lanes the note's range is not tinted (a gap band under it keeps its cause's colour, as in
+    // the legend); its edges are thin lines in its colour (x off the ruler's major ticks, every 100 px here,
+    // whose faint grid lines cross the lanes).
     const int y = TimelinePainter::contentYToScreen(scene, layout.totalHeight()) + 10;
     ASSERT_LT(y, scene.height);
     EXPECT_EQ(image.pixelColor(240 + 350, y), laneBackground(false));
-    QColor tint = supported;
-    tint.setAlpha(26);
-    const QColor expected = blendOver(laneBackground(false), tint);
-    const QColor inside = image.pixelColor(240 + 450, y);
-    EXPECT_NEAR(inside.red(), expected.red(), 2);
-    EXPECT_NEAR(inside.green(), expected.green(), 2);
-    EXPECT_NEAR(inside.blue(), expected.blue(), 2);
+    EXPECT_EQ(image.pixelColor(240 + 450, y), laneBackground(false));
+    QColor edge = supported;
+    edge.setAlpha(130);
+    const QColor expected = blendOver(laneBackground(false), edge);
+    // The right edge (the left one, at x 400, is also a major tick's grid line).
+    const QColor edgePixel = image.pixelColor(bracket.right(), y);
+    EXPECT_NEAR(edgePixel.red(), expected.red(), 2);
+    EXPECT_NEAR(edgePixel.green(), expected.green(), 2);
+    EXPECT_NEAR(edgePixel.blue(), expected.blue(), 2);
 }
 
 TEST(AnnotationLayer, CalloutsSitBesideTheirRangeWithoutOverlapping)

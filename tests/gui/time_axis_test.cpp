@@ -184,3 +184,37 @@ TEST(RulerTicksTest, MajorTicksOnStepMultiplesOfTheOrigin)
 }
 
 } // namespace
+
+// Issue 16, item 10: zoomed in far from the trace start, the ruler counts from a base near the view instead
+// of writing nine-digit labels ("655257670 ns"); near the start it counts from the origin as before.
+TEST(RulerBaseTest, DeepZoomFarFromTheOriginCountsFromANearbyBase)
+{
+    const TimeNs origin = 1'000'000'000;
+    // 200 ns over 1000 px, 655.25767 ms after the origin: a 20 ns step (90 px at least).
+    const TimeAxis deep { origin + 655'257'670, origin + 655'257'870, 1000.0 };
+    const TimeNs step = rulerStep(deep.nsPerPixel(), 90.0);
+    ASSERT_EQ(step, 20);
+    const TimeNs base = rulerLabelBase(deep, origin, 90.0);
+    // A multiple of ten steps from the origin, at or before the view's start.
+    EXPECT_EQ(base, origin + 655'257'600);
+    EXPECT_EQ(formatRulerBase(base - origin, step), "+655.25760 ms");
+    std::vector<std::string> labels;
+    for (const RulerTick& tick : rulerTicks(deep, base, 90.0)) {
+        if (tick.major)
+            labels.push_back(tick.label);
+    }
+    ASSERT_FALSE(labels.empty());
+    EXPECT_EQ(labels.front(), "80 ns");
+    EXPECT_EQ(labels.back(), "260 ns");
+    // The tick positions are those of the origin-based ruler: only the labels change.
+    const auto fromOrigin = rulerTicks(deep, origin, 90.0);
+    const auto fromBase = rulerTicks(deep, base, 90.0);
+    ASSERT_EQ(fromOrigin.size(), fromBase.size());
+    for (std::size_t i = 0; i < fromBase.size(); ++i) {
+        EXPECT_EQ(fromOrigin[i].time, fromBase[i].time);
+        EXPECT_EQ(fromOrigin[i].major, fromBase[i].major);
+    }
+    // Near the origin (a whole 8 µs trace) labels are short already: the origin is the base.
+    const TimeAxis whole { origin, origin + 8000, 1000.0 };
+    EXPECT_EQ(rulerLabelBase(whole, origin, 90.0), origin);
+}

@@ -181,8 +181,11 @@ TEST_F(TimelineViewTest, ClickingAGroupHeaderCollapsesIt)
     const int headerY = m_view->scene().rulerHeight + 5;
     mouse(QEvent::MouseButtonPress, QPoint(20, headerY), Qt::LeftButton, Qt::LeftButton);
     mouse(QEvent::MouseButtonRelease, QPoint(20, headerY), Qt::LeftButton, Qt::NoButton);
-    EXPECT_EQ(m_view->layout().rows().size(), 1u);
+    // The process's thread folds away; its GPU is a group of its own and stays: device, utilization, stream.
+    ASSERT_EQ(m_view->layout().rows().size(), 4u);
     EXPECT_TRUE(m_view->layout().rows()[0].collapsed);
+    EXPECT_EQ(m_view->layout().rows()[1].kind, RowKind::DeviceHeader);
+    EXPECT_EQ(m_view->layout().rows()[3].kind, RowKind::StreamLane);
     mouse(QEvent::MouseButtonPress, QPoint(20, headerY), Qt::LeftButton, Qt::LeftButton);
     EXPECT_EQ(m_view->layout().rows().size(), rowsBefore);
 }
