@@ -446,12 +446,13 @@ void TimelinePainter::paintRuler(QPainter& painter, const TimelineScene& scene) 
     painter.setClipping(false);
     // The corner above the labels: the visible span.
     painter.fillRect(QRect(0, 0, scene.labelWidth, scene.rulerHeight), rulerBackground());
-    QString corner = QStringLiteral("view %1").arg(QString::fromStdString(formatDuration(scene.axis.span())));
-    // Tick labels count from a base near the view when it is far from the trace start: name the base.
-    if (base != scene.origin)
-        corner += QStringLiteral(", ticks at %1 +")
-                      .arg(QString::fromStdString(
-                          formatRulerBase(base - scene.origin, rulerStep(scene.axis.nsPerPixel(), kTickSpacingPx))));
+    // Tick labels count from a base near the view when it is far from the trace start: the corner names the
+    // base ("ticks: +1402.5700 ms +"); otherwise it gives the view's span.
+    const QString corner = base == scene.origin
+        ? QStringLiteral("view %1").arg(QString::fromStdString(formatDuration(scene.axis.span())))
+        : QStringLiteral("ticks: %1 +")
+              .arg(QString::fromStdString(
+                  formatRulerBase(base - scene.origin, rulerStep(scene.axis.nsPerPixel(), kTickSpacingPx))));
     painter.drawText(QRect(8, 0, scene.labelWidth - 12, tickBottom), Qt::AlignVCenter | Qt::AlignLeft,
         elided(painter.fontMetrics(), corner, scene.labelWidth - 12));
     painter.drawText(QRect(8, tickBottom, scene.labelWidth - 12, kStepStripHeight), Qt::AlignVCenter | Qt::AlignLeft,

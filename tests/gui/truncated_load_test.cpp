@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// Issue 16, item 17: a truncated .json.gz opens in the viewer with the complete events before the cut, and
+// the warning (file and byte) is shown, as the reader reports it.
+#include "app/mainwindow/main_window.h"
+#include "app/timeline/timeline_view.h"
+#include "test_paths.h"
+
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTextBrowser>
+
+#include <gtest/gtest.h>
+
+using namespace gapscope;
+
+namespace {
+
+TEST(TruncatedLoad, ViewerShowsTheEventsBeforeTheCutAndTheWarning)
+{
+    app::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    // The first 12,000 bytes of HTA's simple_add trace (tests/data/malformed/README.md).
+    const QString path = QString::fromStdString(test::dataPath("malformed/truncated_simple_add.json.gz"));
+    QSignalSpy shown(&window, &app::MainWindow::traceShown);
+    QSignalSpy failed(&window, &app::MainWindow::loadFailed);
+    window.openFiles({ path });
+    ASSERT_TRUE(shown.wait(30'000)) << window.lastError().toStdString();
+    EXPECT_EQ(failed.count(), 0);
+    // The reader's own test finds more than 100 events before the cut; the timeline has them.
+    ASSERT_TRUE(window.trace());
+    EXPECT_GT(window.trace()->eventCount(), 100u);
+    EXPECT_FALSE(window.timelineView()->layout().rows().empty());
+    // The warning, with the file and the byte, in Details; the status bar points there.
+    const ImportWarning& cut = window.trace()->warnings.back();
+    const QString details = window.detailsPanel()->toPlainText();
+    EXPECT_TRUE(details.contains(QStringLiteral("at byte %1").arg(cut.byteOffset))) << details.toStdString();
+    EXPECT_TRUE(details.contains(QStringLiteral("truncated"))) << details.toStdString();
+    EXPECT_TRUE(details.contains(path)) << details.toStdString();
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("see Details")))
+        << window.statusBar()->currentMessage().toStdString();
+}
+
+} // namespace
