@@ -9,7 +9,6 @@ namespace gapscope::cli {
 
 /// The readable `gapscope report`: window, per-device figures, idle by cause, longest gaps with
 /// evidence, exposed time, steps, top kernels.
-void writeTextReport(const Trace& trace, const AnalysisResult& result, const ReportOptions& options,
-                     std::ostream& out);
+void writeTextReport(const Trace& trace, const AnalysisResult& result, const ReportOptions& options, std::ostream& out);
 
 } // namespace gapscope::cli

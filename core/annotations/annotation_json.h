@@ -8,8 +8,8 @@
 // hypothesis, change, correctnessCheck, performanceChange, sideEffects, afterTrace (optional: the trace of the
 // run with the change, note_measurement.h), status, colour, created, modified.
 // Changes that only add keys keep version 1 (afterTrace was added so: older builds keep it as an unknown key and
-// write it back; older sidecars, without it, load as before): readers keep the top-level and per-annotation keys they do
-// not know and write them back (keys added inside "lanes" or "gap" entries are not kept).
+// write it back; older sidecars, without it, load as before): readers keep the top-level and per-annotation keys they
+// do not know and write them back (keys added inside "lanes" or "gap" entries are not kept).
 
 #include "core/annotations/annotation.h"
 #include "core/io/common/io_error.h"

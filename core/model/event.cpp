@@ -7,11 +7,33 @@ namespace gapscope {
 
 namespace {
 constexpr std::array<std::string_view, kEventKindCount> kKindNames = {
-    "kernel", "memcpy", "memset", "sync", "runtime", "driver", "nvtx_range",
-    "nvtx_mark", "cpu_op", "python_function", "user_annotation", "gpu_user_annotation", "overhead", "other",
+    "kernel",
+    "memcpy",
+    "memset",
+    "sync",
+    "runtime",
+    "driver",
+    "nvtx_range",
+    "nvtx_mark",
+    "cpu_op",
+    "python_function",
+    "user_annotation",
+    "gpu_user_annotation",
+    "overhead",
+    "other",
 };
 constexpr std::array<std::string_view, 11> kCopyNames = {
-    "unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP",
+    "unknown",
+    "HtoD",
+    "DtoH",
+    "HtoA",
+    "AtoH",
+    "AtoA",
+    "AtoD",
+    "DtoA",
+    "DtoD",
+    "HtoH",
+    "PtoP",
 };
 } // namespace
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/chrome/chrome_categories.h"
-#include "tests/make_event.h"
 #include "core/io/chrome/chrome_trace_writer.h"
 #include "core/io/common/json_stream_writer.h"
+#include "tests/make_event.h"
 
 #include "tests/temp_dir.h"
 

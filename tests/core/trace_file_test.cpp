@@ -2,10 +2,10 @@
 // loadTraceFile / loadTraceFiles / saveTraceFile, and the read → write → read round trip of the Chrome
 // writer over the real traces in tests/data and a hand-built trace with every EventKind.
 #include "core/io/chrome/chrome_trace_reader.h"
-#include "tests/make_event.h"
 #include "core/io/chrome/chrome_trace_writer.h"
 #include "core/io/native/native_trace_writer.h"
 #include "core/io/trace_file.h"
+#include "tests/make_event.h"
 
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"

@@ -21,17 +21,14 @@ struct IoError {
 };
 
 /// A value or an IoError. Core never throws across its API for bad input.
-template <typename T>
-class IoResult {
+template <typename T> class IoResult {
 public:
     IoResult(T value)
         : m_data(std::move(value))
-    {
-    }
+    { }
     IoResult(IoError error)
         : m_data(std::move(error))
-    {
-    }
+    { }
     bool ok() const { return std::holds_alternative<T>(m_data); }
     explicit operator bool() const { return ok(); }
     T& value() { return std::get<T>(m_data); }
