@@ -4,6 +4,7 @@
 #include "app/mainwindow/window_selector.h"
 #include "app/timeline/timeline_palette.h"
 #include "app/timeline/timeline_view.h"
+#include "gui/main_window_test_support.h"
 #include "test_paths.h"
 
 #include <QComboBox>
@@ -30,17 +31,8 @@ namespace {
 
 const char* const kResNet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
 
-QString dataFile(const char* relative)
-{
-    return QString::fromStdString(test::dataPath(relative));
-}
-
-bool openAndWait(app::MainWindow& window, const QStringList& files)
-{
-    QSignalSpy shown(&window, &app::MainWindow::traceShown);
-    window.openFiles(files);
-    return shown.wait(60'000);
-}
+using test::dataFile;
+using test::openAndWait;
 
 int colorDistance(const QColor& a, const QColor& b)
 {
