@@ -56,8 +56,17 @@ std::string allWarnings(const Trace& trace)
 {
     std::string text;
     for (const ImportWarning& w : trace.warnings)
-        text += w.message + "\n";
+        text += w.toString() + "\n";
     return text;
+}
+
+/// The warning whose place is `place`, or nullptr.
+const ImportWarning* warningAt(const Trace& trace, std::string_view place)
+{
+    for (const ImportWarning& w : trace.warnings)
+        if (w.place == place)
+            return &w;
+    return nullptr;
 }
 
 // ---- each table missing in turn -------------------------------------------------------------------------------
@@ -161,9 +170,10 @@ TEST(NsysSqliteErrors, MissingRequiredColumnSkipsTheTableWithAWarning)
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     EXPECT_EQ(countKind(loaded.value(), { EventKind::Kernel }), 0u);
     EXPECT_EQ(countKind(loaded.value(), { EventKind::Memcpy }), 15u);
-    EXPECT_NE(
-        allWarnings(loaded.value()).find("table CUPTI_ACTIVITY_KIND_KERNEL has no column streamId"), std::string::npos)
-        << allWarnings(loaded.value());
+    const ImportWarning* warning = warningAt(loaded.value(), "table CUPTI_ACTIVITY_KIND_KERNEL");
+    ASSERT_NE(warning, nullptr) << allWarnings(loaded.value());
+    EXPECT_EQ(warning->message.rfind("no column streamId (", 0), 0u) << warning->message;
+    EXPECT_EQ(warning->toString().rfind(path + ": table CUPTI_ACTIVITY_KIND_KERNEL: no column streamId", 0), 0u);
 }
 
 TEST(NsysSqliteErrors, RowEndingBeforeItStartsIsSkippedAndCounted)
@@ -175,11 +185,10 @@ TEST(NsysSqliteErrors, RowEndingBeforeItStartsIsSkippedAndCounted)
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     EXPECT_EQ(loaded.value().skippedEvents, 1u);
     EXPECT_EQ(countKind(loaded.value(), { EventKind::Kernel }), 4u);
-    EXPECT_NE(allWarnings(loaded.value())
-                  .find("table CUPTI_ACTIVITY_KIND_KERNEL, row 2 skipped: it ends before it "
-                        "starts"),
-        std::string::npos)
-        << allWarnings(loaded.value());
+    // The place names the table and the row (1-based, in the table's row order), the message what was wrong.
+    const ImportWarning* warning = warningAt(loaded.value(), "table CUPTI_ACTIVITY_KIND_KERNEL, row 2");
+    ASSERT_NE(warning, nullptr) << allWarnings(loaded.value());
+    EXPECT_EQ(warning->message.rfind("skipped: it ends before it starts", 0), 0u) << warning->message;
 }
 
 // ---- files that are not (whole) exports ------------------------------------------------------------------------

@@ -89,9 +89,10 @@ bool NsysImport::looksLikeNsysExport() const
     return false;
 }
 
-void NsysImport::warn(std::string message)
+void NsysImport::warn(std::string message, std::string place)
 {
-    m_trace.warnings.push_back(ImportWarning { m_fileName, 0, std::move(message), "in the SQLite database" });
+    m_trace.warnings.push_back(ImportWarning {
+        m_fileName, 0, std::move(message), place.empty() ? "in the SQLite database" : std::move(place) });
 }
 
 void NsysImport::warnLocked()
@@ -111,8 +112,8 @@ void NsysImport::skipRow(std::string_view table, std::uint64_t row, const std::s
     ++m_trace.skippedEvents;
     constexpr std::uint64_t kMaxSkipWarnings = 20;
     if (m_skippedWarnings++ < kMaxSkipWarnings)
-        warn("table " + std::string(table) + ", row " + std::to_string(m_rowBase + static_cast<std::int64_t>(row) + 1)
-            + " skipped: " + why);
+        warn("skipped: " + why,
+            "table " + std::string(table) + ", row " + std::to_string(m_rowBase + static_cast<std::int64_t>(row) + 1));
 }
 
 std::optional<SqliteStatement> NsysImport::select(
@@ -124,8 +125,9 @@ std::optional<SqliteStatement> NsysImport::select(
         const Column& c = columns[i];
         const bool found = std::find(present.begin(), present.end(), c.name) != present.end();
         if (!found && c.required) {
-            warn("table " + std::string(table) + " has no column " + std::string(c.name)
-                + " (an nsys version this build does not know?): the table was not read");
+            warn("no column " + std::string(c.name)
+                    + " (an nsys version this build does not know?): the table was not read",
+                "table " + std::string(table));
             return std::nullopt;
         }
         if (i)
@@ -136,7 +138,7 @@ std::optional<SqliteStatement> NsysImport::select(
     sql += tail;
     auto statement = m_db.prepare(sql);
     if (!statement)
-        warn("table " + std::string(table) + " cannot be read: " + m_db.lastError());
+        warn("cannot be read: " + m_db.lastError(), "table " + std::string(table));
     return statement;
 }
 

@@ -145,7 +145,8 @@ private:
         events.push_back(e);
     }
     void skipRow(std::string_view table, std::uint64_t row, const std::string& why);
-    void warn(std::string message);
+    /// A warning whose place is `place` ("table KERNEL, row 7"), or the database as a whole when empty.
+    void warn(std::string message, std::string place = {});
     void mergeNestedApiDuplicates();
     void nameThreadsAndProcesses();
     void nameDevices();
@@ -205,8 +206,9 @@ template <typename OnRow> void NsysImport::forEachRow(std::string_view table, Sq
         if (step == SqliteStatement::Step::Done)
             return;
         if (step == SqliteStatement::Step::Error) {
-            warn("table " + std::string(table) + ": reading stopped after " + std::to_string(row)
-                + " rows: " + m_db.lastError() + "; the rows before were loaded");
+            warn("reading stopped after " + std::to_string(row) + " rows: " + m_db.lastError()
+                    + "; the rows before were loaded",
+                "table " + std::string(table));
             return;
         }
         onRow(row);

@@ -36,7 +36,7 @@ void NsysImport::readStrings()
         return;
     std::string problem;
     if (!m_strings.load(m_db, problem))
-        warn("table StringIds: " + problem + "; names it did not give are shown as [string N]");
+        warn(problem + "; names it did not give are shown as [string N]", "table StringIds");
     m_stringsRead = true;
 }
 
