@@ -16,10 +16,10 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << "gapscope report: " << error << "\n"
             << "usage: gapscope report [--json] [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
                "                       [--activity all|kernels] [--launch-threshold-us N] [--top N]\n"
-               "                       [--step-pattern REGEX] TRACE...\n";
+               "                       [--step-pattern REGEX] [--gpu-only] [--load-range T0:T1] TRACE...\n";
         return 2;
     }
-    auto loaded = loadTraceFiles(options->traces);
+    auto loaded = loadTraceFiles(options->traces, options->load);
     if (!loaded) {
         err << "gapscope report: " << loaded.error().toString() << "\n";
         return 1;

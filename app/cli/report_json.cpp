@@ -246,6 +246,8 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
     member("window", window, true);
     member("activity", activitySetName(options.analysis.activity));
     member("launch_threshold_ns", options.analysis.launchThresholdNs);
+    if (options.load.active()) // only then: a whole load's report keeps its keys
+        member("loaded", options.load.describe());
     member("gpu_activity", result.hasGpuActivity);
     member("processes", processes);
     member("devices", devices);

@@ -38,6 +38,18 @@ std::optional<TimeNs> parseTime(const std::string& text)
     return parseInteger(text);
 }
 
+std::optional<std::pair<TimeNs, TimeNs>> parseTimeRange(const std::string& text)
+{
+    const auto colon = text.find(':');
+    if (colon == std::string::npos)
+        return std::nullopt;
+    const auto t0 = parseTime(text.substr(0, colon));
+    const auto t1 = parseTime(text.substr(colon + 1));
+    if (!t0 || !t1 || *t1 <= *t0)
+        return std::nullopt;
+    return std::pair { *t0, *t1 };
+}
+
 AnalysisOptionParse parseAnalysisOption(
     const std::vector<std::string>& args, std::size_t& i, AnalysisOptions& options, std::string& error)
 {
@@ -58,18 +70,16 @@ AnalysisOptionParse parseAnalysisOption(
         } else if (value == "steps") {
             options.window.kind = WindowKind::Steps;
         } else {
-            const auto colon = value.find(':');
-            const auto t0 = colon == std::string::npos ? std::nullopt : parseTime(value.substr(0, colon));
-            const auto t1 = colon == std::string::npos ? std::nullopt : parseTime(value.substr(colon + 1));
-            if (!t0 || !t1 || *t1 <= *t0) {
+            const auto range = parseTimeRange(value);
+            if (!range) {
                 error = "--window must be gpu, trace, steps or T0:T1 with T0 < T1 (ns on the trace clock, or "
                         "with a unit: 12.5ms), got '"
                     + value + "'";
                 return AnalysisOptionParse::Failed;
             }
             options.window.kind = WindowKind::Explicit;
-            options.window.explicitStart = *t0;
-            options.window.explicitEnd = *t1;
+            options.window.explicitStart = range->first;
+            options.window.explicitEnd = range->second;
         }
     } else if (arg == "--warmup") {
         const auto n = parseInteger(value);
@@ -109,6 +119,19 @@ std::optional<ReportOptions> parseReportOptions(const std::vector<std::string>& 
             continue;
         if (arg == "--json") {
             options.json = true;
+        } else if (arg == "--gpu-only") {
+            options.load.gpuOnly = true;
+        } else if (arg == "--load-range") {
+            const auto range = i + 1 < args.size() ? parseTimeRange(args[i + 1]) : std::nullopt;
+            if (!range) {
+                error = "--load-range must be T0:T1 with T0 < T1 (ns on the trace clock, as the report's windows "
+                        "print them, or with a unit: 12.5ms)"
+                    + (i + 1 < args.size() ? ", got '" + args[i + 1] + "'" : std::string());
+                return std::nullopt;
+            }
+            ++i;
+            options.load.from = range->first;
+            options.load.to = range->second;
         } else if (arg == "--top") {
             if (i + 1 >= args.size()) {
                 error = "--top needs a value";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/analysis.h"
+#include "core/io/common/read_filter.h"
 
 #include <optional>
 #include <string>
@@ -16,6 +17,8 @@ struct ReportOptions {
     /// Rows in the "longest gaps" and "top kernels" lists; nullopt: 10 in text, all in JSON.
     std::optional<std::size_t> top;
     std::vector<std::string> traces;
+    /// --gpu-only / --load-range T0:T1: what is read of the files (everything by default).
+    ReadFilter load;
 };
 
 /// Parses `report` arguments. On failure returns nullopt and writes the reason to `error`.
@@ -29,6 +32,9 @@ AnalysisOptionParse parseAnalysisOption(
 
 /// Parses a whole decimal number (nothing else in `text`).
 std::optional<long long> parseInteger(const std::string& text);
+
+/// Parses "T0:T1" (each as parseTime reads it) with T0 < T1.
+std::optional<std::pair<TimeNs, TimeNs>> parseTimeRange(const std::string& text);
 
 /// Parses a time such as "1500", "1500ns", "2.5us", "3ms", "1s" into ns (plain numbers are ns).
 std::optional<TimeNs> parseTime(const std::string& text);

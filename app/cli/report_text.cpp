@@ -122,7 +122,10 @@ void writeTextReport(const Trace& trace, const AnalysisResult& result, const Rep
     if (options.analysis.window.kind == WindowKind::Steps)
         out << " (warm-up steps excluded: " << options.analysis.window.warmupSteps << ")";
     out << ", activity " << activitySetName(options.analysis.activity) << ", launch threshold "
-        << formatDuration(options.analysis.launchThresholdNs) << "\n";
+        << formatDuration(options.analysis.launchThresholdNs);
+    if (options.load.active())
+        out << ", loaded " << options.load.describe();
+    out << "\n";
     for (const ProcessIndex p : processesInRankOrder(trace)) {
         const Process& process = trace.processes[p.value];
         out << "  " << processTitle(trace, p);

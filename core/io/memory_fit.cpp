@@ -129,7 +129,8 @@ std::optional<IoError> checkFitsInMemory(const std::vector<std::string>& paths, 
         "too large for the memory available: loading " + what + " would take about " + humanBytes(peakBytes)
             + " (estimated from the file size), and " + humanBytes(availableBytes)
             + " is available (MemAvailable in /proc/meminfo, or GAPSCOPE_AVAILABLE_MEMORY). Load it on a machine "
-              "with more memory, close other programs, or set GAPSCOPE_SKIP_MEMORY_CHECK=1 to try anyway" };
+              "with more memory, close other programs, load only its GPU lanes (--gpu-only) or a time range of it "
+              "(--load-range T0:T1), or set GAPSCOPE_SKIP_MEMORY_CHECK=1 to try anyway" };
 }
 
 } // namespace gapscope

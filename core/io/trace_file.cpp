@@ -94,15 +94,26 @@ IoResult<Trace> loadTraceFile(const std::string& path)
 
 IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop)
 {
+    return loadTraceFile(path, std::move(stop), ReadFilter {});
+}
+
+IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, const ReadFilter& filter)
+{
     const Sniffed sniffed = sniffFormat(path);
-    if (sniffed.format != TraceFormat::Unknown) {
+    // A filtered load is what a trace too large to load whole gets: its size cannot be estimated from the file's.
+    if (sniffed.format != TraceFormat::Unknown && !filter.active()) {
         if (auto tooLarge = refuseIfTooLarge({ path }))
             return *tooLarge;
     }
+    if (filter.active() && (sniffed.format == TraceFormat::NsysSqlite || sniffed.format == TraceFormat::NsysReport))
+        return IoError { path, std::nullopt,
+            "only Chrome/Kineto JSON and GapScope captures can be loaded in part (GPU lanes only or a time "
+            "range); an Nsight Systems export loads whole" };
     switch (sniffed.format) {
     case TraceFormat::ChromeJson: {
         ChromeReadOptions options;
         options.stop = std::move(stop);
+        options.filter = filter;
         auto result = ChromeTraceReader::readFile(path, options);
         if (!result && result.error().file.empty()) {
             IoError error = result.error();
@@ -112,7 +123,7 @@ IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop)
         return result;
     }
     case TraceFormat::NativeCapture: {
-        auto capture = NativeTraceReader::readCapture(path, true, std::move(stop));
+        auto capture = NativeTraceReader::readCapture(path, true, std::move(stop), filter);
         if (!capture)
             return capture.error();
         return std::move(capture.value().trace);
@@ -140,17 +151,22 @@ IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop)
 
 IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths)
 {
+    return loadTraceFiles(paths, ReadFilter {});
+}
+
+IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const ReadFilter& filter)
+{
     if (paths.empty())
         return IoError { {}, std::nullopt, "no trace files given" };
     // Together first: each file alone may fit where all of them do not.
-    if (paths.size() > 1) {
+    if (paths.size() > 1 && !filter.active()) {
         if (auto tooLarge = refuseIfTooLarge(paths))
             return *tooLarge;
     }
     Trace merged;
     bool appended = false;
     for (const std::string& path : paths) {
-        auto loaded = loadTraceFile(path);
+        auto loaded = loadTraceFile(path, {}, filter);
         if (!loaded)
             return loaded.error();
         if (merged.processes.empty() && merged.lanes.empty()) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/io/common/io_error.h"
+#include "core/io/common/read_filter.h"
 #include "core/model/trace.h"
 
 #include <stop_token>
@@ -15,8 +16,13 @@ IoResult<Trace> loadTraceFile(const std::string& path);
 /// Like loadTraceFile; a stop request ends the read soon (at the next window of JSON content or chunk of
 /// a capture) with the error "canceled".
 IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop);
+/// Like loadTraceFile, keeping only what `filter` keeps (GPU lanes, a time range: for traces too large to load
+/// whole; the trace's first warning says what was left out). Chrome JSON and native captures only; the memory
+/// check before the read is skipped, as a filtered load's size is not known from the file's.
+IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, const ReadFilter& filter);
 /// Loads several files (the ranks of one job) into one trace, one process group each.
 IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths);
+IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const ReadFilter& filter);
 /// Writes in the format its extension names: `.json`, `.json.gz`, `.gapscope` (the native format).
 IoResult<bool> saveTraceFile(const Trace& trace, const std::string& path);
 

@@ -102,7 +102,8 @@ TEST(MemoryFit, TooLargeNamesTheFileTheEstimateAndTheAvailableMemory)
     EXPECT_EQ(refused->message,
         "too large for the memory available: loading this 71 kB trace would take about 809 kB (estimated from the "
         "file size), and 500 kB is available (MemAvailable in /proc/meminfo, or GAPSCOPE_AVAILABLE_MEMORY). Load it "
-        "on a machine with more memory, close other programs, or set GAPSCOPE_SKIP_MEMORY_CHECK=1 to try anyway");
+        "on a machine with more memory, close other programs, load only its GPU lanes (--gpu-only) or a time range "
+        "of it (--load-range T0:T1), or set GAPSCOPE_SKIP_MEMORY_CHECK=1 to try anyway");
     // Two files are checked together: 2 x 809 kB does not fit in 1.2 MB, though each does.
     const auto both = checkFitsInMemory({ path, path }, 1200000);
     ASSERT_TRUE(both.has_value());

@@ -154,6 +154,11 @@ void ChromeEventMapper::mapSlice(const ParsedEvent& ev, std::uint64_t offset, ch
         return;
     }
     if (phase == 'E') {
+        // A gpu-only read opened no host slice: the end of one it dropped is not malformed.
+        if (m_filter.gpuOnly && !m_builder.hasOpenSlice(ev.pid.id, ev.tid.id)) {
+            m_lastEvent = {}; // counted with its `B`
+            return;
+        }
         m_lastEvent = LastEvent { ev.pid.id, ev.tid.id, m_builder.end(ev.pid.id, ev.tid.id, ev.ts, offset) };
         return;
     }
@@ -180,6 +185,13 @@ void ChromeEventMapper::mapSlice(const ParsedEvent& ev, std::uint64_t offset, ch
     event.start = ev.ts;
     event.end = end;
     event.kind = kindOf(ev);
+    // Filtered before the name and args are stored: a dropped event costs no memory. A `B` slice's end is not
+    // known yet; ChromeTraceBuilder::end() checks its time.
+    if (m_filter.active()
+        && (phase == 'B' ? !m_filter.keepsKind(event.kind) : !m_filter.keeps(event.kind, event.start, event.end))) {
+        dropFiltered(ev, event.kind);
+        return;
+    }
     event.name = internName(ev);
     if (ev.correlation && *ev.correlation > 0 && *ev.correlation <= std::numeric_limits<std::uint32_t>::max())
         event.correlation = static_cast<std::uint32_t>(*ev.correlation);
@@ -239,6 +251,9 @@ void ChromeEventMapper::mapFlow(const ParsedEvent& ev, std::uint64_t offset)
     if (!launchFlow || ev.id == 0 || ev.id > std::numeric_limits<std::uint32_t>::max())
         return;
     const auto id = static_cast<std::uint32_t>(ev.id);
+    if (m_lastDropped.valid && m_lastDropped.pid == ev.pid.id && m_lastDropped.tid == ev.tid.id
+        && m_lastDropped.ts == ev.ts)
+        return; // binds an event the filter dropped
     // Kineto writes each flow event right after the X event it binds: settle those here and keep only
     // the others for ChromeTraceBuilder, which binds them once every event is known.
     if (Event* last = m_lastEvent.event;
@@ -253,6 +268,13 @@ void ChromeEventMapper::mapFlow(const ParsedEvent& ev, std::uint64_t offset)
         }
     }
     m_builder.addFlow(ev.pid.id, ev.tid.id, ev.ts, id);
+}
+
+void ChromeEventMapper::dropFiltered(const ParsedEvent& ev, EventKind kind)
+{
+    m_builder.countFiltered(ev.pid.id, kind);
+    m_lastEvent = {};
+    m_lastDropped = DroppedEvent { ev.pid.id, ev.tid.id, ev.ts, true };
 }
 
 void ChromeEventMapper::countUnsupported(std::string_view phase, std::uint64_t offset)

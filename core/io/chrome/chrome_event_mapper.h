@@ -3,6 +3,7 @@
 
 #include "core/io/chrome/chrome_event_parser.h"
 #include "core/io/chrome/chrome_trace_builder.h"
+#include "core/io/common/read_filter.h"
 
 #include <array>
 #include <cstdint>
@@ -19,10 +20,13 @@ namespace gapscope::chrome {
 /// A malformed event is skipped with a warning at its byte offset.
 class ChromeEventMapper {
 public:
-    ChromeEventMapper(ChromeTraceBuilder& builder, bool keepArgs)
+    ChromeEventMapper(ChromeTraceBuilder& builder, bool keepArgs, const ReadFilter& filter = {})
         : m_builder(builder)
         , m_keepArgs(keepArgs)
-    { }
+        , m_filter(filter)
+    {
+        m_builder.setFilter(filter);
+    }
 
     /// Maps one event; `offset` is where it starts in the content, for warnings.
     void map(const ParsedEvent& ev, std::uint64_t offset);
@@ -38,8 +42,19 @@ private:
     EventKind kindOf(const ParsedEvent& ev);
     StringId internName(const ParsedEvent& ev);
 
+    /// An event the filter dropped: counted, and a flow right after it (its launch link) is dropped too.
+    void dropFiltered(const ParsedEvent& ev, EventKind kind);
+
     ChromeTraceBuilder& m_builder;
     bool m_keepArgs;
+    ReadFilter m_filter;
+    struct DroppedEvent {
+        RawId pid;
+        RawId tid;
+        TimeNs ts = 0;
+        bool valid = false;
+    };
+    DroppedEvent m_lastDropped; // the slice the filter dropped last: the flow right after it is dropped too
     struct LastEvent {
         RawId pid;
         RawId tid;

@@ -130,6 +130,10 @@ Event* ChromeTraceBuilder::end(RawId pid, RawId tid, TimeNs ts, std::uint64_t by
         return nullptr;
     }
     slice.event.end = ts;
+    if (!m_filter.keepsTime(slice.event.start, slice.event.end)) {
+        ++m_filtered;
+        return nullptr;
+    }
     return addEvent(slice.lane, slice.event);
 }
 
@@ -182,6 +186,11 @@ std::int64_t ChromeTraceBuilder::chooseHostPid() const
         Candidate& c = byPid[lane.pid.value];
         c.apiCalls += lane.apiCalls;
         c.firstOrder = std::min(c.firstOrder, lane.firstOrder);
+    }
+    for (const auto& [pid, dropped] : m_droppedHostEvents) {
+        Candidate& c = byPid[pid];
+        c.apiCalls += dropped.apiCalls;
+        c.firstOrder = std::min(c.firstOrder, dropped.firstOrder);
     }
     std::optional<std::pair<std::int64_t, Candidate>> best;
     for (const auto& [pid, c] : byPid) {
@@ -289,6 +298,9 @@ Trace ChromeTraceBuilder::finish()
             warnSkipped(slice.byteOffset, "\"B\" event without a matching \"E\" event");
     }
     m_openSlices.clear();
+    if (m_filter.active()) // first, and listed past the cap: every figure depends on it
+        m_trace.warnings.insert(
+            m_trace.warnings.begin(), ImportWarning { m_fileName, 0, m_filter.warning(m_filtered), "the whole file" });
     if (m_trace.skippedEvents > m_trace.warnings.size() && m_trace.warnings.size() >= kMaxWarnings) {
         m_trace.warnings.push_back(ImportWarning { m_fileName, 0,
             std::to_string(m_trace.skippedEvents) + " malformed events were skipped; only the first "

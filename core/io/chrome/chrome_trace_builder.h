@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/io/common/read_filter.h"
 #include "core/model/trace.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +65,25 @@ public:
         }
         l.chunks.back().push_back(event);
         return &l.chunks.back().back();
+    }
+
+    /// What the read keeps (ReadFilter): end() drops a slice outside its range, finish() says what was dropped.
+    void setFilter(const ReadFilter& filter) { m_filter = filter; }
+    /// A dropped event of `pid`: host events still vote for the host process (chooseHostPid), so that a
+    /// GPU-only load names the same process, pid and rank as a whole one.
+    void countFiltered(RawId pid, EventKind kind)
+    {
+        ++m_filtered;
+        if (isGpuLaneKind(kind) || pid.isString)
+            return;
+        DroppedHostEvents& d = m_droppedHostEvents[pid.value];
+        d.firstOrder = std::min(d.firstOrder, m_eventOrder++);
+        d.apiCalls += kind == EventKind::RuntimeApi || kind == EventKind::DriverApi ? 1 : 0;
+    }
+    bool hasOpenSlice(RawId pid, RawId tid) const
+    {
+        const auto it = m_openSlices.find({ pid.value, tid.value });
+        return it != m_openSlices.end() && !it->second.empty();
     }
 
     /// A `B` event: opens a slice on (pid, tid); `event.end` is set by the matching end().
@@ -173,6 +194,13 @@ private:
     std::vector<Metadata> m_metadata;
     std::string m_fileMetadata;
     std::optional<int> m_rank;
+    ReadFilter m_filter;
+    std::uint64_t m_filtered = 0;
+    struct DroppedHostEvents {
+        std::uint64_t apiCalls = 0;
+        std::uint64_t firstOrder = std::numeric_limits<std::uint64_t>::max();
+    };
+    std::unordered_map<std::int64_t, DroppedHostEvents> m_droppedHostEvents; // by pid
     std::unordered_map<int, DeviceInfo> m_deviceInfo;
     std::uint64_t m_eventOrder = 0;
 };

@@ -31,7 +31,7 @@ public:
         , m_fileName(fileName)
         , m_eventParser(m_scan)
         , m_builder(fileName)
-        , m_mapper(m_builder, options.keepArgs)
+        , m_mapper(m_builder, options.keepArgs, options.filter)
     { }
 
     IoResult<Trace> run();

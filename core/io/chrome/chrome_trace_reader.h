@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/io/common/io_error.h"
+#include "core/io/common/read_filter.h"
 #include "core/model/trace.h"
 
 #include <cstddef>
@@ -19,6 +20,9 @@ struct ChromeReadOptions {
     /// Initial size of the sliding window the content is parsed in (it grows for longer items). The default
     /// suits real files; tests make it tiny to exercise items that straddle window boundaries.
     std::size_t windowBytes = 1 << 20;
+    /// What to keep (everything by default): only the GPU lanes and/or a time range, for traces too large to load
+    /// whole. The trace then carries a warning that says what was left out.
+    ReadFilter filter;
     /// Asked to stop: the read ends at the next window refill with the error "canceled".
     std::stop_token stop;
 };

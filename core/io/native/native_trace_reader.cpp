@@ -53,11 +53,13 @@ constexpr std::array<std::uint8_t, 256> kKindOfCode = [] {
 /// Turns the chunks of one file into a Trace. One instance per file.
 class NativeParser {
 public:
-    NativeParser(native::ByteSource& source, const std::string& fileName, bool finalize, std::stop_token stop = {})
+    NativeParser(native::ByteSource& source, const std::string& fileName, bool finalize, std::stop_token stop = {},
+        const ReadFilter& filter = {})
         : m_source(source)
         , m_fileName(fileName)
         , m_finalize(finalize)
         , m_stop(std::move(stop))
+        , m_filter(filter)
     { }
 
     IoResult<NativeTraceReader::Capture> run()
@@ -83,6 +85,9 @@ public:
                 "the capture was not closed cleanly (the process crashed, was killed or is still running): "
                 "everything up to its last flush was loaded");
         }
+        if (m_filter.active()) // first: every figure depends on it
+            m_trace.warnings.insert(m_trace.warnings.begin(),
+                ImportWarning { m_fileName, 0, m_filter.warning(m_filtered), "the whole file" });
         if (m_badEvents > kMaxDetailedWarnings) {
             warn(m_info.bytesLoaded,
                 std::to_string(m_badEvents - kMaxDetailedWarnings) + " more malformed events were skipped");
@@ -478,6 +483,10 @@ private:
                     badEvent(offset, "its times lie beyond 2^62 ns (146 years) from the clock's zero");
                 continue;
             }
+            if (m_filter.active() && !m_filter.keeps(static_cast<EventKind>(kind - 1), r.start, r.end)) {
+                ++m_filtered;
+                continue;
+            }
             Event e;
             e.start = r.start;
             e.end = r.end;
@@ -534,6 +543,8 @@ private:
     const std::string& m_fileName;
     const bool m_finalize;
     const std::stop_token m_stop;
+    const ReadFilter m_filter;
+    std::uint64_t m_filtered = 0;
     Trace m_trace;
     NativeFileInfo m_info;
     std::int64_t m_headerPid = 0;
@@ -597,6 +608,12 @@ IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(const std::s
 IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(
     const std::string& path, bool finalize, std::stop_token stop)
 {
+    return readCapture(path, finalize, std::move(stop), ReadFilter {});
+}
+
+IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(
+    const std::string& path, bool finalize, std::stop_token stop, const ReadFilter& filter)
+{
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
         return IoError { path, std::nullopt, "cannot open: " + std::generic_category().message(errno) };
@@ -613,11 +630,11 @@ IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(
         if (mapping.data != MAP_FAILED) {
             std::fclose(file);
             native::MemorySource source(std::string_view(static_cast<const char*>(mapping.data), size));
-            return NativeParser(source, path, finalize, stop).run();
+            return NativeParser(source, path, finalize, stop, filter).run();
         }
     }
     native::FileSource source(file, size);
-    return NativeParser(source, path, finalize, stop).run();
+    return NativeParser(source, path, finalize, stop, filter).run();
 }
 
 IoResult<Trace> NativeTraceReader::readFile(const std::string& path)

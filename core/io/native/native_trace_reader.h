@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/io/common/io_error.h"
+#include "core/io/common/read_filter.h"
 #include "core/io/native/native_format.h"
 #include "core/model/trace.h"
 
@@ -67,6 +68,9 @@ public:
     /// Like readCapture; `stop` is checked before each chunk, and a stop request ends the read with the
     /// error "canceled".
     static IoResult<Capture> readCapture(const std::string& path, bool finalize, std::stop_token stop);
+    /// Like readCapture, keeping only what `filter` keeps (ReadFilter); the trace's first warning says so.
+    static IoResult<Capture> readCapture(
+        const std::string& path, bool finalize, std::stop_token stop, const ReadFilter& filter);
     /// Parses bytes already in memory; `fileName` is used in messages and Process::sourceFile.
     static IoResult<Capture> parse(std::string_view bytes, const std::string& fileName, bool finalize = true);
 
