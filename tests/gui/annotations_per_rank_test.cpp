@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QUndoStack>
 
 using namespace gapscope;
@@ -137,4 +138,46 @@ TEST(AnnotationsPerRankTest, ANoteIsSavedWithTheRankItWasMadeOnAndFoundThereAgai
         EXPECT_EQ(readNotes(sidecar0)[0].record.hypothesis, "rank 0 launches its all-reduce late");
         EXPECT_EQ(readNotes(sidecar1).size(), 1u);
     }
+}
+
+TEST(AnnotationsPerRankTest, AFailedSaveNamesTheRanksFileAndSaveNotesAsWritesThatRanksNotes)
+{
+    QTemporaryDir dir;
+    QTemporaryDir elsewhere;
+    ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("r0")));
+    ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("r1")));
+    const QString rank0 = dir.filePath(QStringLiteral("r0/") + QString::fromLatin1(kRank0));
+    const QString rank1 = dir.filePath(QStringLiteral("r1/") + QString::fromLatin1(kRank1));
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(dataPath(std::string("multirank/param_dlrm/") + kRank0)), rank0));
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(dataPath(std::string("multirank/param_dlrm/") + kRank1)), rank1));
+    const QString sidecar0 = rank0 + QStringLiteral(".gapscope.json");
+    const QString sidecar1 = rank1 + QStringLiteral(".gapscope.json");
+
+    app::MainWindow window;
+    ASSERT_TRUE(openFilesAndWait(window, { rank0, rank1 }));
+    app::AnnotationController* controller = window.annotations()->controller();
+    // Rank 0's folder goes away after the load: its notes cannot be written, rank 1's can.
+    ASSERT_TRUE(QDir(dir.filePath(QStringLiteral("r0"))).removeRecursively());
+    const QString onRank0 = annotateOnLane(window, LaneIdentity::gpuStream(kPid0, 0, 7), kEnd);
+    ASSERT_FALSE(onRank0.isEmpty());
+    EXPECT_TRUE(controller->hasUnsavedChanges());
+    EXPECT_TRUE(controller->lastProblem().contains(sidecar0)) << controller->lastProblem().toStdString();
+    EXPECT_TRUE(controller->lastProblem().contains(QStringLiteral("kept in memory")));
+    QMessageBox* message = window.annotations()->messageBox();
+    ASSERT_NE(message, nullptr);
+    EXPECT_TRUE(message->informativeText().contains(sidecar0));
+
+    const QString onRank1 = annotateOnLane(window, LaneIdentity::gpuStream(kPid1, 1, 7), kEnd);
+    ASSERT_EQ(readNotes(sidecar1).size(), 1u);
+    EXPECT_EQ(QString::fromStdString(readNotes(sidecar1)[0].id), onRank1);
+    EXPECT_TRUE(controller->hasUnsavedChanges()); // rank 0's note still waits
+
+    // Save Notes As writes the notes of the file that failed: rank 0's note only.
+    const QString other = elsewhere.filePath(QStringLiteral("rank0-notes.gapscope.json"));
+    EXPECT_EQ(controller->savePath(), sidecar0);
+    ASSERT_TRUE(controller->saveAs(other));
+    EXPECT_FALSE(controller->hasUnsavedChanges());
+    ASSERT_EQ(readNotes(other).size(), 1u);
+    EXPECT_EQ(QString::fromStdString(readNotes(other)[0].id), onRank0);
+    EXPECT_EQ(controller->savePaths(), (QStringList { other, sidecar1 }));
 }
