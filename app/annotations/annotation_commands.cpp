@@ -17,7 +17,7 @@ void AddAnnotationCommand::redo()
         // The store assigns the id and the times; keep the note as stored so that redo after undo
         // brings back the same note, not a new one.
         const std::string id = m_controller->applyAdd(m_annotation);
-        if (const Annotation* stored = m_controller->store()->find(id))
+        if (const Annotation* stored = m_controller->notes()->find(id))
             m_annotation = *stored;
         m_added = true;
         return;
@@ -43,7 +43,7 @@ void EditAnnotationCommand::redo()
     if (!m_applied) {
         // update() stamps the modified time; remember the result so that redo restores it unchanged.
         m_controller->applyUpdate(m_after);
-        if (const Annotation* stored = m_controller->store()->find(m_after.id))
+        if (const Annotation* stored = m_controller->notes()->find(m_after.id))
             m_after = *stored;
         m_applied = true;
         return;

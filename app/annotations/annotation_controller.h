@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The notes of the trace on screen: its AnnotationStore, the undo history of the changes made to it,
-// and the saving after every change. Widgets (dock, editor, timeline) read the store and ask for
+// The notes of the trace on screen: one AnnotationStore per trace file (NotesByFile: a note is kept with the
+// file whose lanes it was made on), the undo history of the changes made to them, and the saving after every
+// change. Widgets (dock, editor, timeline) read the store and ask for
 // changes here; every change is an undo command and is written to disk at once. Problems with the
 // sidecar are reported by signal with a message that names the file; nothing here opens a dialog.
 
-#include "core/annotations/annotation_store.h"
+#include "core/annotations/notes_by_file.h"
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 class QUndoStack;
 
@@ -27,13 +31,16 @@ public:
     /// Opens the notes of the trace file `tracePath` (AnnotationStore::openForTrace) and clears the undo
     /// history. Reports an unreadable sidecar or notes going elsewhere with notesRelocated().
     void openForTrace(const QString& tracePath);
+    /// Opens the notes of each of the files a trace was loaded from (NotesByFile::openForTraces; `trace`,
+    /// which may be null, routes new notes to the file of their lanes). Reports each unreadable sidecar.
+    void openForTraces(const std::vector<std::string>& tracePaths, const Trace* trace);
     /// No trace: no notes (the undo history is cleared).
     void close();
-    bool isOpen() const { return m_store.has_value(); }
+    bool isOpen() const { return m_notes.has_value(); }
     QString tracePath() const { return m_tracePath; }
 
-    /// The store of the trace on screen; null when none is open.
-    const AnnotationStore* store() const { return m_store ? &*m_store : nullptr; }
+    /// The notes of the trace on screen, by file; null when none is open.
+    const NotesByFile* notes() const { return m_notes ? &*m_notes : nullptr; }
     /// The notes, empty when none is open.
     const std::vector<Annotation>& annotations() const;
     const Annotation* find(const QString& id) const;
@@ -47,18 +54,23 @@ public:
     /// Deletes a note (undoable) and saves. False when it does not exist.
     bool remove(const QString& id);
 
-    /// Writes the notes to `path`; later saves go there too. On failure saveFailed() is emitted.
+    /// Writes the notes of one file to `path`: the first file whose save failed, else the first file. Later
+    /// saves of that file go there too. On failure saveFailed() is emitted.
     bool saveAs(const QString& path);
-    /// Writes the notes where they go now (called after every change). On failure saveFailed().
+    /// Writes the notes of every file with changes where they go now (called after every change). For each
+    /// file that fails, saveFailed() names it.
     bool save();
     /// Whether some change has not been written yet (a save failed).
-    bool hasUnsavedChanges() const { return m_store && m_store->dirty(); }
-    /// When changes could not be written (a failed save): writes the notes to a recovery file in the
-    /// user's data folder so that opening another trace or closing the window loses nothing, and tells
-    /// the user where with notesRelocated(). Returns that path; "" when nothing was pending or it failed.
+    bool hasUnsavedChanges() const { return m_notes && m_notes->dirty(); }
+    /// When changes could not be written (a failed save): writes each such file's notes to a recovery file
+    /// in the user's data folder so that opening another trace or closing the window loses nothing, and tells
+    /// the user where with notesRelocated(). Returns the last path; "" when nothing was pending or it failed.
     QString rescueUnsaved();
-    /// Where the notes are written now ("" when nowhere: Save notes as... is needed).
+    /// Where the notes of the file Save Notes As would write are written now ("" when nowhere: Save notes
+    /// as... is needed).
     QString savePath() const;
+    /// Where the notes of each trace file are written ("" for a file whose notes go nowhere).
+    QStringList savePaths() const;
     /// The last problem told to the user (a failed save, an unreadable sidecar); empty when none.
     QString lastProblem() const { return m_lastProblem; }
 
@@ -88,8 +100,10 @@ signals:
 
 private:
     void changed();
+    void reportLoadProblems();
+    std::size_t saveAsFile() const;
 
-    std::optional<AnnotationStore> m_store;
+    std::optional<NotesByFile> m_notes;
     QString m_tracePath;
     QString m_selected;
     QString m_lastProblem;

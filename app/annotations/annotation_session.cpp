@@ -104,7 +104,7 @@ void AnnotationSession::createActions()
     m_annotateSelection->setToolTip(tr("Write a hypothesis about the selected range (Shift+drag to select)"));
     connect(m_annotateSelection, &QAction::triggered, this, [this] {
         if (const auto range = m_state->selectedRange())
-            annotateRange(*range);
+            annotateRange(*range, m_state->selectedRangeLane());
         else if (const auto gap = m_state->selectedGap())
             explainGap(*gap);
     });
@@ -139,7 +139,7 @@ void AnnotationSession::setTrace(const timeline::LoadedTrace& loaded)
     if (loaded.files.empty())
         m_controller->close();
     else
-        m_controller->openForTrace(QString::fromStdString(loaded.files.front()));
+        m_controller->openForTraces(loaded.files, loaded.trace.get());
     const auto span = loaded.trace ? loaded.trace->timeSpan() : std::nullopt;
     const TimeNs origin = span ? span->first : 0;
     m_dock->model()->setOrigin(origin);
@@ -177,13 +177,15 @@ QString AnnotationSession::explainGap(std::size_t gap)
     return id;
 }
 
-QString AnnotationSession::annotateRange(timeline::TimeRange range)
+QString AnnotationSession::annotateRange(timeline::TimeRange range, std::optional<LaneIndex> lane)
 {
     if (!m_controller->isOpen() || !m_loaded.trace || range.second < range.first)
         return {};
     Annotation note;
     note.start = range.first;
     note.end = range.second;
+    if (lane && lane->value < m_loaded.trace->lanes.size())
+        note.lanes.push_back(laneIdentity(*m_loaded.trace, *lane));
     const auto span = m_loaded.trace->timeSpan();
     note.title = tr("Range of %1 at %2")
                      .arg(models::durationText(range.second - range.first),
@@ -213,14 +215,21 @@ void AnnotationSession::showAnnotation(const QString& id, bool zoom)
 
 QString AnnotationSession::exportMarkdown(const QString& path)
 {
-    const AnnotationStore* store = m_controller->store();
-    if (!store || !m_loaded.trace)
+    const NotesByFile* notes = m_controller->notes();
+    if (!notes || !m_loaded.trace)
         return tr("No trace is open.");
-    // The options of `gapscope export --markdown`, so that the viewer and the command line agree.
+    // The options of `gapscope export --markdown`, so that the viewer and the command line agree; several files
+    // (the ranks of a job) are named one after the other, with the sidecar of each.
     MarkdownReportOptions options;
-    options.traceName = QFileInfo(m_controller->tracePath()).fileName().toStdString();
-    options.notesSource = store->dirty() ? std::string() : store->savePath();
-    const std::string text = writeMarkdownReport(*m_loaded.trace, store->annotations(), options);
+    for (std::size_t file = 0; file < notes->fileCount(); ++file) {
+        const std::string separator = file ? ", " : "";
+        options.traceName
+            += separator + QFileInfo(QString::fromStdString(notes->tracePath(file))).fileName().toStdString();
+        options.notesSource += separator + notes->store(file).savePath();
+    }
+    if (notes->dirty())
+        options.notesSource.clear();
+    const std::string text = writeMarkdownReport(*m_loaded.trace, notes->annotations(), options);
     const auto written = writeFileAtomically(path.toStdString(), text);
     if (!written)
         return QString::fromStdString(written.error().toString());
@@ -238,8 +247,9 @@ QMenu* AnnotationSession::timelineMenu(const QPoint& viewportPos, QWidget* paren
     }
     if (const auto range = m_state->selectedRange()) {
         const timeline::TimeRange r = *range;
+        const auto lane = m_state->selectedRangeLane();
         menu->addAction(tr("Annotate Range (%1)\u2026").arg(models::durationText(r.second - r.first)), this,
-            [this, r] { annotateRange(r); });
+            [this, r, lane] { annotateRange(r, lane); });
     }
     return menu;
 }

@@ -37,7 +37,8 @@ public:
         QMainWindow* window, timeline::TimelineView* view, timeline::TimelineState* state, GapsDock* gapsDock);
     ~AnnotationSession() override;
 
-    /// A new trace is on screen: its notes are opened from the sidecar of its first file.
+    /// A new trace is on screen: its notes are opened from the sidecar of each of its files (a note is kept with
+    /// the file whose lanes it was made on, NotesByFile).
     void setTrace(const timeline::LoadedTrace& loaded);
     /// The analysis shown (gaps to explain, options the figures use).
     void setAnalysis(const timeline::AnalysisSnapshot& analysis);
@@ -45,8 +46,10 @@ public:
     /// Makes a note from a gap of the analysis shown (AnalysisResult::gaps index), or shows the note
     /// already made from it; selects it and opens it in the editor. Returns its id ("" when impossible).
     QString explainGap(std::size_t gap);
-    /// Makes a note over [range.first, range.second), selects it and opens it in the editor.
-    QString annotateRange(timeline::TimeRange range);
+    /// Makes a note over [range.first, range.second), selects it and opens it in the editor. With `lane` (the lane
+    /// the range was drawn on) the note concerns that lane and is kept with the file of its process; without, it is
+    /// over the whole trace (kept with the first file).
+    QString annotateRange(timeline::TimeRange range, std::optional<LaneIndex> lane = std::nullopt);
     /// Selects a note, opens it in the editor and (with `zoom`) zooms the timeline to its range.
     void showAnnotation(const QString& id, bool zoom = true);
     /// Writes the hypotheses report (the same text as `gapscope export TRACE --markdown OUT`).

@@ -4,6 +4,8 @@
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/note_measurement.h"
 #include "core/io/trace_file.h"
+#include "core/summary/summary_json.h"
+#include "core/summary/summary_run.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -19,6 +21,8 @@ struct LoadedRun {
     DiffRunInfo info;
     RunSummary summary;
     std::unique_ptr<Trace> trace;
+    /// Read from `.summary.json` files (gapscope summarize / job -o), not traces.
+    bool fromSummaries = false;
 };
 
 bool isTraceFileName(const std::string& name)
@@ -46,14 +50,79 @@ IoResult<std::vector<std::string>> runFiles(const std::string& path)
     return files;
 }
 
+/// The summaries of a run: the path itself when it is a `.summary.json`, or the `.summary.json` files of a folder
+/// that holds no trace (what `gapscope job -o DIR` writes); empty when the run is not made of summaries.
+std::vector<std::string> summaryFilesOf(const std::string& path)
+{
+    if (isSummaryFile(path))
+        return { path };
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error))
+        return {};
+    std::vector<std::string> summaries;
+    for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_regular_file(error))
+            continue;
+        if (isTraceFileName(name) && !name.ends_with(".gapscope.json") && !isSummaryFile(name))
+            return {}; // a folder of traces
+        if (isSummaryFile(name))
+            summaries.push_back(entry.path().string());
+    }
+    std::sort(summaries.begin(), summaries.end());
+    return summaries;
+}
+
 /// One run loaded and analyzed, or why not (naming the side and the file).
 struct LoadOutcome {
     std::unique_ptr<LoadedRun> run;
     std::string problem;
 };
 
+LoadOutcome loadSummaryRun(
+    const std::string& path, const std::vector<std::string>& files, const char* side, const DiffOptions& options)
+{
+    std::vector<RankSummary> ranks;
+    for (const std::string& file : files) {
+        auto read = readSummaryFile(file);
+        if (!read)
+            return { nullptr, std::string("cannot read the ") + side + " run: " + read.error().toString() };
+        for (RankSummary& r : read.value())
+            ranks.push_back(std::move(r));
+    }
+    if (const auto problems = summaryOptionMismatches(ranks); !problems.empty())
+        return { nullptr,
+            std::string("the ") + side + " run " + path
+                + " mixes summaries made with different options: " + problems.front() };
+    std::set<int> seen;
+    for (const RankSummary& r : ranks) {
+        if (r.rank && !seen.insert(*r.rank).second)
+            return { nullptr,
+                std::string("the ") + side + " run " + path + " holds rank " + std::to_string(*r.rank)
+                    + " twice: ranks are matched by number, so a run holds each rank once (one job per run)" };
+    }
+    auto run = std::make_unique<LoadedRun>();
+    run->fromSummaries = true;
+    run->summary = runSummaryFromRanks(ranks, path, options.top.value_or(10));
+    run->info.label = path;
+    run->info.files = files;
+    run->info.window.kind = run->summary.analysis.window.kind;
+    for (const RankSummary& r : ranks) {
+        if (r.devices.empty())
+            continue;
+        TimeNs end = r.devices.front().windowEnd;
+        for (const DeviceSummary& d : r.devices)
+            end = std::max(end, d.windowEnd);
+        run->info.window.ranges = IntervalSet::fromDisjointSorted({ { rankWindowStart(r), end } });
+        break;
+    }
+    return { std::move(run), {} };
+}
+
 LoadOutcome loadRun(const std::string& path, const char* side, const DiffOptions& options, bool keepTrace)
 {
+    if (const auto summaries = summaryFilesOf(path); !summaries.empty())
+        return loadSummaryRun(path, summaries, side, options);
     auto files = runFiles(path);
     if (!files)
         return { nullptr, std::string("cannot read the ") + side + " run: " + files.error().toString() };
@@ -179,13 +248,35 @@ int runDiff(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         err << "gapscope diff: " << error << "\n";
         return 1;
     }
-    if (options->note)
+    const auto fromSummaries = [](const std::unique_ptr<LoadedRun>& run) { return run->fromSummaries; };
+    const std::size_t summaryRuns = static_cast<std::size_t>(std::count_if(base.begin(), base.end(), fromSummaries)
+        + std::count_if(fresh.begin(), fresh.end(), fromSummaries));
+    if (summaryRuns > 0 && summaryRuns < base.size() + fresh.size()) {
+        err << "gapscope diff: compare traces with traces or summaries with summaries: a summary holds no kernels "
+               "and no event kinds to compare with a trace's (summarize the traces first)\n";
+        return 2;
+    }
+    if (options->note) {
+        if (summaryRuns > 0) {
+            err << "gapscope diff: --note measures a note against traces, not summaries\n";
+            return 2;
+        }
         return measureNote(*options, *base.front(), *fresh.front(), out, err);
+    }
     CompareOptions compare;
     compare.longestGaps = options->top.value_or(10);
     const std::vector<RunSummary> baseSummaries = summariesOf(base);
     const std::vector<RunSummary> newSummaries = summariesOf(fresh);
-    const RunDiff diff = compareRuns(baseSummaries, newSummaries, compare);
+    RunDiff diff = compareRuns(baseSummaries, newSummaries, compare);
+    if (summaryRuns > 0) {
+        diff.warnings.push_back("compared from summaries: no kernels (a summary holds none); the gaps are each rank's "
+                                "10 longest; steps only where the summaries keep their durations");
+        const auto noSteps = [](const RunSummary& run) { return run.stepDurations.empty(); };
+        if (std::any_of(baseSummaries.begin(), baseSummaries.end(), noSteps)
+            || std::any_of(newSummaries.begin(), newSummaries.end(), noSteps))
+            diff.warnings.push_back("a run's summaries keep no step durations (no steps, or written by an older "
+                                    "GapScope): its steps are not compared");
+    }
 
     DiffSides sides;
     for (const auto& run : base)

@@ -23,7 +23,7 @@ struct DiffOptions {
     std::optional<std::string> note;
     /// With --note: also set the note's status to the proposed one.
     bool acceptStatus = false;
-    /// Each run: a trace file, or a folder holding the per-rank files of one job.
+    /// Each run: a trace file, a folder holding the per-rank files of one job, a `.summary.json`, or a folder of them.
     std::vector<std::string> baseRuns;
     std::vector<std::string> newRuns;
 };
@@ -36,6 +36,8 @@ inline constexpr const char* kDiffUsage
       "                     [--launch-threshold-us N] [--step-pattern REGEX] [--top N]\n"
       "                     [--fail-if-slower PCT] [--note ID [--accept]] BASE NEW\n"
       "       gapscope diff [OPTIONS] BASE... -- NEW...     (several runs per side)\n"
-      "A run is a trace file or a folder holding the per-rank files of one job.\n";
+      "A run is a trace file, a folder holding the per-rank files of one job, or the job's summaries: a\n"
+      ".summary.json (gapscope summarize) or a folder of them (gapscope job -o DIR); summaries compare with\n"
+      "summaries only, measured as they were summarized.\n";
 
 } // namespace gapscope::cli

@@ -2,9 +2,13 @@
 #include "app/cli/commands.h"
 #include "app/cli/job_report.h"
 #include "app/cli/report_json.h"
+#include "app/cli/report_summaries.h"
 #include "app/cli/report_text.h"
 #include "core/io/trace_file.h"
 #include "core/summary/rank_summary.h"
+#include "core/summary/summary_json.h"
+
+#include <algorithm>
 
 namespace gapscope::cli {
 
@@ -16,9 +20,18 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << "gapscope report: " << error << "\n"
             << "usage: gapscope report [--json] [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
                "                       [--activity all|kernels] [--launch-threshold-us N] [--top N]\n"
-               "                       [--step-pattern REGEX] [--gpu-only] [--load-range T0:T1] TRACE...\n";
+               "                       [--step-pattern REGEX] [--gpu-only] [--load-range T0:T1] TRACE...\n"
+               "       gapscope report [--json] [--top N] RANK.summary.json...   (from `gapscope summarize` files)\n";
         return 2;
     }
+    const auto summaries = std::count_if(
+        options->traces.begin(), options->traces.end(), [](const std::string& path) { return isSummaryFile(path); });
+    if (summaries > 0 && static_cast<std::size_t>(summaries) < options->traces.size()) {
+        err << "gapscope report: give traces or .summary.json files, not both (summarize the traces first)\n";
+        return 2;
+    }
+    if (summaries > 0)
+        return runReportFromSummaries(*options, out, err);
     auto loaded = loadTraceFiles(options->traces, options->load);
     if (!loaded) {
         err << "gapscope report: " << loaded.error().toString() << "\n";

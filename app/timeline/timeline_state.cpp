@@ -25,6 +25,7 @@ void TimelineState::reset(TimeNs start, TimeNs end)
     m_selectedEvent.reset();
     m_selectedGap.reset();
     m_selectedRange.reset();
+    m_selectedRangeLane.reset();
     emit historyChanged();
     emit selectionChanged();
     emit visibleRangeChanged(m_visible);
@@ -93,6 +94,7 @@ void TimelineState::selectEvent(std::optional<EventRef> event)
     m_selectedEvent = event;
     m_selectedGap.reset();
     m_selectedRange.reset();
+    m_selectedRangeLane.reset();
     emit selectionChanged();
 }
 
@@ -103,14 +105,18 @@ void TimelineState::selectGap(std::optional<std::size_t> gap)
     m_selectedGap = gap;
     m_selectedEvent.reset();
     m_selectedRange.reset();
+    m_selectedRangeLane.reset();
     emit selectionChanged();
 }
 
-void TimelineState::selectRange(std::optional<TimeRange> range)
+void TimelineState::selectRange(std::optional<TimeRange> range, std::optional<LaneIndex> lane)
 {
-    if (range == m_selectedRange && !m_selectedEvent && !m_selectedGap)
+    if (!range)
+        lane.reset();
+    if (range == m_selectedRange && lane == m_selectedRangeLane && !m_selectedEvent && !m_selectedGap)
         return;
     m_selectedRange = range;
+    m_selectedRangeLane = lane;
     m_selectedEvent.reset();
     m_selectedGap.reset();
     emit selectionChanged();
@@ -123,6 +129,7 @@ void TimelineState::clearSelection()
     m_selectedEvent.reset();
     m_selectedGap.reset();
     m_selectedRange.reset();
+    m_selectedRangeLane.reset();
     emit selectionChanged();
 }
 

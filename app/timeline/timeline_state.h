@@ -44,10 +44,12 @@ public:
     /// Index into AnalysisResult::gaps.
     std::optional<std::size_t> selectedGap() const { return m_selectedGap; }
     std::optional<TimeRange> selectedRange() const { return m_selectedRange; }
+    /// The lane the selected range was drawn on (its press point), if any: a note made from the range concerns it.
+    std::optional<LaneIndex> selectedRangeLane() const { return m_selectedRangeLane; }
     /// Selecting one kind of thing clears the others: the details panel shows one at a time.
     void selectEvent(std::optional<EventRef> event);
     void selectGap(std::optional<std::size_t> gap);
-    void selectRange(std::optional<TimeRange> range);
+    void selectRange(std::optional<TimeRange> range, std::optional<LaneIndex> lane = std::nullopt);
     void clearSelection();
 
 signals:
@@ -66,6 +68,7 @@ private:
     std::optional<EventRef> m_selectedEvent;
     std::optional<std::size_t> m_selectedGap;
     std::optional<TimeRange> m_selectedRange;
+    std::optional<LaneIndex> m_selectedRangeLane;
 };
 
 } // namespace gapscope::timeline

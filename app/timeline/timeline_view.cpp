@@ -412,6 +412,17 @@ std::optional<std::size_t> TimelineView::gapAt(const QPoint& pos) const
     return std::nullopt;
 }
 
+std::optional<LaneIndex> TimelineView::laneAtPoint(const QPoint& pos) const
+{
+    if (!m_loaded.trace || pos.y() < lanesTop())
+        return std::nullopt;
+    const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
+    const auto row = m_layout.rowAt(contentY);
+    if (!row)
+        return std::nullopt;
+    return m_layout.rows()[*row].lane;
+}
+
 std::optional<QRect> TimelineView::gapBandRect(std::size_t gapIndex) const
 {
     if (!m_analysis.result || gapIndex >= m_analysis.result->gaps.size())
@@ -539,7 +550,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         if (m_moved && m_pendingRange && m_pendingRange->second > m_pendingRange->first) {
             const TimeRange range = *m_pendingRange;
             m_pendingRange.reset();
-            m_state->selectRange(range);
+            m_state->selectRange(range, laneAtPoint(m_pressPos));
             emit rangeSelected(range);
         }
         m_pendingRange.reset();

@@ -54,6 +54,8 @@ public:
     QWidget* canvas() const { return viewport(); }
     /// The gap (index into AnalysisResult::gaps) whose band is under a viewport point, if any.
     std::optional<std::size_t> gapAtPoint(const QPoint& viewportPos) const { return gapAt(viewportPos); }
+    /// The lane (thread or stream) at a viewport point; none over headers, utilization rows and the ruler.
+    std::optional<LaneIndex> laneAtPoint(const QPoint& viewportPos) const;
 
 signals:
     /// A rubber-band range selection finished.

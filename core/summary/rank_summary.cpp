@@ -111,6 +111,7 @@ RankSummary summarizeProcess(
     summary.worldSize = worldSizeOf(p);
     summary.window = result.options.window.kind;
     summary.activity = result.options.activity;
+    summary.launchThresholdNs = result.options.launchThresholdNs;
     summary.skippedEvents = trace.skippedEvents;
 
     std::vector<std::uint32_t> deviceIndices;
@@ -167,6 +168,10 @@ RankSummary summarizeProcess(
             summary.stepP50Ns = steps.p50Ns;
             summary.stepP95Ns = steps.p95Ns;
         }
+    }
+    for (const Step& step : result.steps) {
+        if (step.process == process && !step.warmup)
+            summary.stepDurationsNs.push_back(step.end - step.start);
     }
     summary.collectives = findCollectives(trace, process);
     return summary;

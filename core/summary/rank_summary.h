@@ -37,7 +37,7 @@ struct DeviceSummary {
 };
 
 /// One of the rank's longest device gaps.
-struct GapSummary {
+struct RankGapSummary {
     int device = 0;
     TimeNs start = 0;
     TimeNs end = 0;
@@ -57,12 +57,17 @@ struct RankSummary {
     WindowKind window = WindowKind::Gpu;
     ActivitySet activity = ActivitySet::All;
     std::vector<DeviceSummary> devices;
+    /// The launch threshold the gap causes were found with (AnalysisOptions::launchThresholdNs).
+    TimeNs launchThresholdNs = AnalysisOptions {}.launchThresholdNs;
     std::size_t steps = 0;
     std::size_t warmupSteps = 0;
     TimeNs stepP50Ns = 0;
     TimeNs stepP95Ns = 0;
+    /// The counted (not warm-up) steps' durations in time order, so that `diff` can compare step times from
+    /// summaries; empty in a summary written before they were kept.
+    std::vector<TimeNs> stepDurationsNs;
     std::vector<CollectiveOccurrence> collectives;
-    std::vector<GapSummary> longestGaps;
+    std::vector<RankGapSummary> longestGaps;
     std::uint64_t skippedEvents = 0;
 
     /// Over all devices.

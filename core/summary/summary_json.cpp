@@ -89,17 +89,17 @@ json rankJson(const RankSummary& s)
     json names;
     std::string collectives = collectivesTable(s.collectives, names);
     json gaps = json::array();
-    for (const GapSummary& g : s.longestGaps) {
+    for (const RankGapSummary& g : s.longestGaps) {
         gaps.push_back({ { "device", g.device }, { "start_ns", g.start }, { "end_ns", g.end },
             { "cause", gapCauseName(g.cause) }, { "evidence", g.evidence } });
     }
     return json { { "source", s.source }, { "pid", s.pid }, { "process_name", s.processName },
         { "rank", optionalInt(s.rank) }, { "world_size", optionalInt(s.worldSize) },
         { "window", windowKindName(s.window) }, { "activity", activitySetName(s.activity) },
-        { "skipped_events", s.skippedEvents }, { "devices", devices },
+        { "skipped_events", s.skippedEvents }, { "devices", devices }, { "launch_threshold_ns", s.launchThresholdNs },
         { "steps",
-            { { "count", s.steps }, { "warmup", s.warmupSteps }, { "p50_ns", s.stepP50Ns },
-                { "p95_ns", s.stepP95Ns } } },
+            { { "count", s.steps }, { "warmup", s.warmupSteps }, { "p50_ns", s.stepP50Ns }, { "p95_ns", s.stepP95Ns },
+                { "durations_ns", s.stepDurationsNs } } },
         { "collective_names", names }, { "collectives", collectives }, { "longest_gaps", gaps } };
 }
 
@@ -213,6 +213,11 @@ RankSummary readRank(const json& j)
     s.warmupSteps = steps.at("warmup").get<std::size_t>();
     s.stepP50Ns = steps.at("p50_ns").get<TimeNs>();
     s.stepP95Ns = steps.at("p95_ns").get<TimeNs>();
+    // Added in version 1 after its first release: older summaries have neither.
+    if (const auto durations = steps.find("durations_ns"); durations != steps.end())
+        s.stepDurationsNs = durations->get<std::vector<TimeNs>>();
+    if (const auto threshold = j.find("launch_threshold_ns"); threshold != j.end())
+        s.launchThresholdNs = threshold->get<TimeNs>();
     readCollectives(j.at("collective_names"), j.at("collectives").get_ref<const std::string&>(), s.collectives);
     for (const json& g : j.at("longest_gaps")) {
         s.longestGaps.push_back(

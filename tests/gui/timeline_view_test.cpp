@@ -171,6 +171,9 @@ TEST_F(TimelineViewTest, DragPansAndShiftDragSelectsARange)
     drag(pointAt(100, LaneIndex { 1 }, 0), pointAt(300, LaneIndex { 1 }, 0), Qt::ShiftModifier);
     ASSERT_TRUE(m_state.selectedRange().has_value());
     EXPECT_EQ(*m_state.selectedRange(), (TimeRange { before.xToTime(100), before.xToTime(300) }));
+    // The lane it was drawn on comes with it (a note made from the range concerns that lane).
+    EXPECT_EQ(m_state.selectedRangeLane(), LaneIndex { 1 });
+    EXPECT_EQ(m_view->laneAtPoint(pointAt(100, LaneIndex { 1 }, 0)), LaneIndex { 1 });
     EXPECT_EQ(axis(), before); // selecting does not pan
 }
 
