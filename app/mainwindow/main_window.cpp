@@ -6,6 +6,7 @@
 #include "app/annotations/annotations_dock.h"
 #include "app/export/picture_export_job.h"
 #include "app/mainwindow/gaps_dock.h"
+#include "app/mainwindow/job_session.h"
 #include "app/mainwindow/kernels_dock.h"
 #include "app/mainwindow/search_bar.h"
 #include "app/mainwindow/window_selector.h"
@@ -53,7 +54,11 @@ MainWindow::MainWindow(QWidget* parent)
     , m_loader(new TraceLoader(this))
 {
     setWindowTitle(tr("GapScope"));
-    setCentralWidget(m_view);
+    // The Job overview (several ranks) sits above the lanes (app/mainwindow/job_session.h).
+    m_job = new JobSession(this, m_view, m_state);
+    setCentralWidget(m_job->timelineArea());
+    connect(m_job, &JobSession::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_job, &JobSession::failed, this, &MainWindow::onLoadFailed);
     setAcceptDrops(true);
     resize(1500, 900);
     createDocks();
@@ -132,6 +137,9 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_annotations->editorDockWidget());
     tabifyDockWidget(details, m_annotations->editorDockWidget());
     details->raise();
+    gaps->raise();
+    addDockWidget(Qt::BottomDockWidgetArea, m_job->ranksDockWidget());
+    tabifyDockWidget(kernels, m_job->ranksDockWidget());
     gaps->raise();
     m_detailsDock = details;
     m_gapsDockWidget = gaps;
@@ -308,6 +316,10 @@ AnalysisOptions MainWindow::analysisOptions() const
 
 quint64 MainWindow::openFiles(const QStringList& files)
 {
+    if (JobSession::areSummaryFiles(files)) {
+        m_job->openSummaries(files);
+        return 0;
+    }
     m_pendingFiles = files;
     setLoadingUi(true);
     return m_loader->load(files, analysisOptions());
@@ -390,6 +402,7 @@ void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
     m_loaded = outcome->loaded;
     m_windowSelector->setSelectedRange(std::nullopt);
     m_view->setTrace(m_loaded);
+    m_job->setTrace(m_loaded);
     m_annotations->setTrace(m_loaded);
     m_search->setTrace(m_loaded.trace);
     applyAnalysis(outcome->analysis);
@@ -448,7 +461,8 @@ void MainWindow::applyAnalysis(const timeline::AnalysisSnapshot& analysis)
     m_view->setAnalysis(m_analysis);
     m_annotations->setAnalysis(m_analysis);
     m_gapsDock->setData(m_loaded.trace, m_analysis);
-    m_kernelsDock->setResult(m_analysis.result);
+    m_kernelsDock->setResult(m_loaded.trace, m_analysis.result);
+    m_job->setAnalysis(m_analysis);
     updateFigures();
     onSelectionChanged();
     emit analysisShown();

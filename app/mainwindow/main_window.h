@@ -28,6 +28,7 @@ namespace gapscope::app {
 
 class AnnotationSession;
 class GapsDock;
+class JobSession;
 class KernelsDock;
 class RecordDialog;
 class SearchBar;
@@ -54,6 +55,8 @@ public:
     timeline::TimelineState* timelineState() const { return m_state; }
     GapsDock* gapsDock() const { return m_gapsDock; }
     KernelsDock* kernelsDock() const { return m_kernelsDock; }
+    /// The job of several ranks: Job overview, Ranks dock.
+    JobSession* jobSession() const { return m_job; }
     QTextBrowser* detailsPanel() const { return m_details; }
     SearchBar* searchBar() const { return m_search; }
     WindowSelector* windowSelector() const { return m_windowSelector; }
@@ -119,6 +122,7 @@ private:
     TraceLoader* m_loader;
     GapsDock* m_gapsDock = nullptr;
     KernelsDock* m_kernelsDock = nullptr;
+    JobSession* m_job = nullptr;
     QTextBrowser* m_details = nullptr;
     QDockWidget* m_detailsDock = nullptr;
     QDockWidget* m_gapsDockWidget = nullptr;

@@ -53,7 +53,8 @@ const Fixture& fixture()
         static char* argv[] = { name, nullptr };
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
-        static QGuiApplication app(argc, argv); // fonts for the labels
+        if (!QGuiApplication::instance())
+            new QGuiApplication(argc, argv); // fonts for the labels (job_overview_bench.cpp may have made it)
         Fixture fx;
         // 8 streams and 8 threads of 625,000 events each: 10 M events.
         fx.trace = std::make_shared<const Trace>(test::makeGeneratedTrace(8, 8, 625'000, 42));

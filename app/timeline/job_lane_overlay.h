@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Drawn over the timeline's lanes (a transparent child of its canvas): the kernels of a selected collective on
+// every rank, outlined, and its arrival spread as a bracket from the first arrival to the last, with dashed lines
+// down the lanes at both ends. Reads the view's scene; changes nothing in the view.
+
+#include "app/timeline/timeline_view.h"
+
+#include <QWidget>
+
+namespace gapscope::timeline {
+
+struct ArrivalSpread {
+    std::vector<EventRef> kernels;
+    TimeNs firstArrival = 0;
+    TimeNs lastArrival = 0;
+    QString label;
+};
+
+class JobLaneOverlay : public QWidget {
+    Q_OBJECT
+public:
+    explicit JobLaneOverlay(TimelineView* view);
+
+    void setSpread(std::optional<ArrivalSpread> spread);
+    const std::optional<ArrivalSpread>& spread() const { return m_spread; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    TimelineView* m_view;
+    std::optional<ArrivalSpread> m_spread;
+};
+
+} // namespace gapscope::timeline
