@@ -35,6 +35,7 @@ void printUsage(std::ostream& out)
            "  gapscope export TRACE [--markdown OUT] [--png OUT.png|OUT.pdf] [--window gpu|steps|T0:T1]\n"
            "                  [--size WxH]\n"
            "  gapscope [--demo] [TRACE...]   open the viewer (when built with Qt 6)\n"
+           "  gapscope RANK.summary.json...  open rank summaries as a job (Job overview, Ranks dock; no lanes)\n"
            "  gapscope -- PROGRAM [ARGS...]  record PROGRAM, then open the recording in the viewer\n"
            "  gapscope --help | --version\n";
 }

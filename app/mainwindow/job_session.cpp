@@ -159,7 +159,8 @@ void JobSession::showJob(std::shared_ptr<const timeline::JobData> job)
     const TimeNs origin
         = m_loaded.trace ? m_state->bounds().first : (m_job && m_job->timeSpan() ? m_job->timeSpan()->first : 0);
     m_ranksDock->setJob(m_job, origin);
-    if (m_job && !m_ranksDockWidget->isVisible() && m_ranksDockWidget->isFloating() == false)
+    // Summaries have no gaps or kernels to list: their figures are the Ranks dock's.
+    if (m_job && m_job->fromSummaries)
         m_ranksDockWidget->raise();
     emit jobShown();
 }

@@ -59,6 +59,22 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_job->timelineArea());
     connect(m_job, &JobSession::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(m_job, &JobSession::failed, this, &MainWindow::onLoadFailed);
+    connect(m_job, &JobSession::jobShown, this, [this] {
+        // Summaries replace the trace on screen (the lanes are emptied already): its docks and figures go too.
+        if (!m_job->job() || !m_job->job()->fromSummaries || !m_loaded.trace)
+            return;
+        m_loader->dropAnalyses();
+        m_loaded = {};
+        m_analysis = {};
+        m_rangeAnalysis = {};
+        m_annotations->setTrace(m_loaded);
+        m_search->setTrace(nullptr);
+        m_gapsDock->setData(nullptr, {});
+        m_kernelsDock->setResult(nullptr, nullptr);
+        updateFigures();
+        showSummary();
+        setWindowTitle(tr("GapScope"));
+    });
     setAcceptDrops(true);
     resize(1500, 900);
     createDocks();

@@ -332,6 +332,16 @@ TEST_F(JobViewTest, SummariesOpenAsTheSameJobWithoutLanes)
     EXPECT_EQ(fromSummaries.jobSession()->overview()->heatmap()->rows, 8);
     // No lanes: a click on a rank says its trace is not open.
     EXPECT_FALSE(fromSummaries.jobSession()->revealRank(0));
+
+    // Opened over the traces, the summaries replace them: no trace, no kernels, the same Ranks table.
+    QSignalSpy shown(window.jobSession(), &app::JobSession::jobShown);
+    window.openFiles(summaries);
+    for (int i = 0; i < 60 && !window.jobSession()->job()->fromSummaries; ++i)
+        shown.wait(1000);
+    EXPECT_TRUE(window.jobSession()->job()->fromSummaries);
+    EXPECT_FALSE(window.trace());
+    EXPECT_EQ(window.kernelsDock()->model()->rowCount(), 0);
+    EXPECT_EQ(window.jobSession()->ranksDock()->model()->rowCount(), 8);
 }
 
 } // namespace
