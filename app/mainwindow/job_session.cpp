@@ -161,7 +161,7 @@ void JobSession::showJob(std::shared_ptr<const timeline::JobData> job)
     m_ranksDock->setJob(m_job, origin);
     // Summaries have no gaps or kernels to list: their figures are the Ranks dock's.
     if (m_job && m_job->fromSummaries)
-        m_ranksDockWidget->raise();
+        QTimer::singleShot(0, m_ranksDockWidget, &QDockWidget::raise); // once the window has laid its docks out
     emit jobShown();
 }
 
