@@ -2,6 +2,7 @@
 #include "app/mainwindow/job_session.h"
 
 #include "app/mainwindow/ranks_dock.h"
+#include "app/models/event_details.h"
 #include "core/model/time_format.h"
 #include "core/summary/summary_json.h"
 
@@ -224,11 +225,49 @@ void JobSession::selectCollective(std::size_t collective)
     m_overlay->setSpread(std::move(spread));
     if (m_loaded.trace)
         m_view->zoomToRange(first, std::max(lastEnd, first + 1), 0.4);
+    emit detailsChanged(collectiveDetailsHtml(collective));
     emit message(tr("Collective %1: skew %2, last rank %3, end spread %4")
                      .arg(QString::fromStdString(c.name))
                      .arg(QString::fromStdString(formatDuration(c.skewNs)))
                      .arg(c.lastRank)
                      .arg(QString::fromStdString(formatDuration(c.endSpreadNs))));
+}
+
+QString JobSession::collectiveDetailsHtml(std::size_t collective) const
+{
+    const MatchedCollective& c = m_job->analysis.collectives[collective];
+    const TimeNs origin
+        = m_loaded.trace ? m_state->bounds().first : m_job->timeSpan().value_or(std::pair<TimeNs, TimeNs> {}).first;
+    TimeNs last = c.firstArrival();
+    for (const auto& arrival : c.arrivals) {
+        if (arrival)
+            last = std::max(last, *arrival);
+    }
+    QString html
+        = tr("<h3 style='margin:0'>Collective</h3><p><b>%1</b>").arg(QString::fromStdString(c.name).toHtmlEscaped());
+    if (!c.group.empty())
+        html += tr(" group %1").arg(QString::fromStdString(c.group).toHtmlEscaped());
+    html += (m_job->analysis.matching == CollectiveMatching::BySequence ? tr(" seq %1") : tr(" #%1")).arg(c.seq);
+    html += tr("</p><p>Arrival skew <b>%1</b> (first to last arrival), last rank <b>%2</b>, end spread %3. Arrival: "
+               "the kernel's start on the rank's GPU; wait: last arrival minus the rank's.</p>")
+                .arg(models::durationText(c.skewNs))
+                .arg(c.lastRank)
+                .arg(models::durationText(c.endSpreadNs));
+    html += tr("<table cellspacing='0' cellpadding='2'><tr><th align='left'>rank</th><th align='right'>arrival</th>"
+               "<th align='right'>wait</th><th align='right'>end</th></tr>");
+    for (std::size_t row = 0; row < c.arrivals.size(); ++row) {
+        const int rank = m_job->analysis.perRank[row].rank;
+        if (!c.arrivals[row]) {
+            html += tr("<tr><td>%1</td><td colspan='3'>not in this collective</td></tr>").arg(rank);
+            continue;
+        }
+        html += QStringLiteral(
+            "<tr><td>%1</td><td align='right'>+%2</td><td align='right'>%3</td><td align='right'>+%4</td></tr>")
+                    .arg(rank)
+                    .arg(models::durationText(*c.arrivals[row] - origin), models::durationText(last - *c.arrivals[row]),
+                        c.ends[row] ? models::durationText(*c.ends[row] - origin) : QStringLiteral("-"));
+    }
+    return html + QStringLiteral("</table>");
 }
 
 std::vector<EventRef> JobSession::selectedKernels() const

@@ -59,10 +59,13 @@ signals:
     void failed(const QString& message);
     /// A line for the status bar.
     void message(const QString& text);
+    /// The Details panel's text for a selected collective: its arrival, wait and end on each rank.
+    void detailsChanged(const QString& html);
 
 private:
     void showJob(std::shared_ptr<const timeline::JobData> job);
     void requestHeatmap();
+    QString collectiveDetailsHtml(std::size_t collective) const;
 
     QMainWindow* m_window;
     timeline::TimelineView* m_view;

@@ -59,6 +59,10 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_job->timelineArea());
     connect(m_job, &JobSession::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(m_job, &JobSession::failed, this, &MainWindow::onLoadFailed);
+    connect(m_job, &JobSession::detailsChanged, this, [this](const QString& html) {
+        m_details->setHtml(html);
+        m_detailsDock->raise();
+    });
     connect(m_job, &JobSession::jobShown, this, [this] {
         // Summaries replace the trace on screen (the lanes are emptied already): its docks and figures go too.
         if (!m_job->job() || !m_job->job()->fromSummaries || !m_loaded.trace)

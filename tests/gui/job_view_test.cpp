@@ -6,6 +6,7 @@
 #include "app/mainwindow/kernels_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/ranks_dock.h"
+#include "app/models/event_details.h"
 #include "app/timeline/timeline_view.h"
 #include "core/summary/summary_json.h"
 #include "gui/main_window_test_support.h"
@@ -20,6 +21,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 #include <nlohmann/json.hpp>
 
@@ -163,6 +165,12 @@ TEST_F(JobViewTest, ClickingACollectiveSelectsItsKernelOnEveryRankAtTheReportedA
     const auto visible = window.timelineState()->visibleRange();
     EXPECT_LE(visible.first, first);
     EXPECT_GE(visible.second, last);
+    // Details lists each rank's arrival and wait: the last arriver waits 0 ns, the first the whole skew.
+    const QString details = window.detailsPanel()->toPlainText();
+    EXPECT_TRUE(details.contains(
+        QStringLiteral("last rank %1").arg(expected.at("collectives").at(largest).at("last_rank").get<int>())))
+        << details.toStdString();
+    EXPECT_TRUE(details.contains(models::durationText(last - first))) << details.toStdString();
 }
 
 TEST_F(JobViewTest, RanksDockShowsTheFiguresOfReportJsonAndSortsByWait)
