@@ -74,12 +74,16 @@ TEST_P(RecordCrashTest, LeavesATraceThatLoadsUpToTheLastFlushAndSaysWhatHappened
     }
     EXPECT_EQ(nvtx, (std::vector<std::string> { "before-abort:1", "before-abort:2", "about-to-abort" }));
     EXPECT_LE(burst, 200000u);
-    // One of the warnings says the file was not closed cleanly (a chunk cut mid-write may warn first).
+    // A warning says the file ends early: "not closed cleanly" when it ends at a chunk boundary, or, when the
+    // process died in the middle of writing a chunk (likely for `exit` under load), "cut off inside a chunk"
+    // with what was loaded (the reader gives one reason per file, core/io/native/native_trace_reader.cpp).
     ASSERT_GE(trace.warnings.size(), 1u);
     std::string warnings;
     for (const ImportWarning& w : trace.warnings)
         warnings += w.message + "\n";
-    EXPECT_NE(warnings.find("not closed cleanly"), std::string::npos) << warnings;
+    EXPECT_TRUE(warnings.find("not closed cleanly") != std::string::npos
+        || warnings.find("the file is cut off inside a chunk: loaded the ") != std::string::npos)
+        << warnings;
     ASSERT_EQ(r.summary.processes.size(), 1u);
     EXPECT_FALSE(r.summary.processes[0].closedCleanly);
     std::vector<std::string> crashNotes;
