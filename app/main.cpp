@@ -36,6 +36,7 @@ void printUsage(std::ostream& out)
            "                  [--size WxH]\n"
            "  gapscope [--demo] [TRACE...]   open the viewer (when built with Qt 6)\n"
            "  gapscope RANK.summary.json...  open rank summaries as a job (Job overview, Ranks dock; no lanes)\n"
+           "  gapscope BASE... --compare NEW  open BASE with NEW under it, aligned on a step, and their diff\n"
            "  gapscope -- PROGRAM [ARGS...]  record PROGRAM, then open the recording in the viewer\n"
            "  gapscope --help | --version\n";
 }

@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 namespace gapscope {
 
@@ -18,10 +19,14 @@ namespace {
 
 // Debug aid: after the trace is shown (and optionally the longest gap selected), save a picture of
 // the window and quit. Used to look at the viewer without a display (Xvfb or offscreen).
-void scheduleScreenshot(app::MainWindow& window, const QString& file, bool selectLongestGap, bool explainLongestGap)
+void scheduleScreenshot(
+    app::MainWindow& window, const QString& file, bool selectLongestGap, bool explainLongestGap, bool comparing)
 {
-    QObject::connect(
-        &window, &app::MainWindow::traceShown, &window, [&window, file, selectLongestGap, explainLongestGap] {
+    QObject::connect(&window, &app::MainWindow::traceShown, &window,
+        [&window, file, selectLongestGap, explainLongestGap, comparing] {
+            // With --compare, the picture waits for the comparison (the second trace shown).
+            if (comparing && !window.comparedTraces())
+                return;
             if ((selectLongestGap || explainLongestGap) && window.gapsDock()->model()->rowCount() > 0)
                 window.showGap(window.gapsDock()->model()->gapAt(0));
             if (explainLongestGap && window.gapsDock()->model()->rowCount() > 0)
@@ -47,7 +52,8 @@ bool isViewerCommandLine(const std::vector<std::string>& args)
     if (args.empty())
         return true;
     const std::string& first = args[0];
-    for (const char* option : { "--demo", "--screenshot", "--select-longest-gap", "--explain-longest-gap", "--size" }) {
+    for (const char* option :
+        { "--demo", "--screenshot", "--select-longest-gap", "--explain-longest-gap", "--size", "--compare" }) {
         if (first == option || first.rfind(std::string(option) + "=", 0) == 0)
             return true;
     }
@@ -74,7 +80,10 @@ int runViewer(int argc, char** argv)
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size."), QStringLiteral("WxH"));
     const QCommandLineOption explainGap(QStringLiteral("explain-longest-gap"),
         QStringLiteral("Write a note about the longest gap once loaded (saved next to the trace)."));
-    parser.addOptions({ demo, screenshot, longestGap, explainGap, size });
+    const QCommandLineOption compare(QStringLiteral("compare"),
+        QStringLiteral("Compare the trace(s) with this run (NEW), shown under them; repeat for the ranks of a job."),
+        QStringLiteral("NEW"));
+    parser.addOptions({ demo, screenshot, longestGap, explainGap, size, compare });
     parser.addPositionalArgument(
         QStringLiteral("trace"), QStringLiteral("Trace files (the ranks of one job)."), QStringLiteral("[TRACE...]"));
     parser.process(application);
@@ -85,8 +94,20 @@ int runViewer(int argc, char** argv)
         if (parts.size() == 2)
             window.resize(parts[0].toInt(), parts[1].toInt());
     }
+    const QStringList compareWith = parser.values(compare);
+    if (!compareWith.isEmpty()) {
+        // Once BASE is on screen (its first showing only), NEW is loaded under it.
+        auto started = std::make_shared<bool>(false);
+        QObject::connect(&window, &app::MainWindow::traceShown, &window, [&window, compareWith, started] {
+            if (*started)
+                return;
+            *started = true;
+            window.compareWith(compareWith);
+        });
+    }
     if (parser.isSet(screenshot))
-        scheduleScreenshot(window, parser.value(screenshot), parser.isSet(longestGap), parser.isSet(explainGap));
+        scheduleScreenshot(window, parser.value(screenshot), parser.isSet(longestGap), parser.isSet(explainGap),
+            !compareWith.isEmpty());
     else if (parser.isSet(longestGap) || parser.isSet(explainGap))
         QObject::connect(&window, &app::MainWindow::traceShown, &window, [&window, explain = parser.isSet(explainGap)] {
             if (window.gapsDock()->model()->rowCount() == 0)

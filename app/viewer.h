@@ -12,7 +12,7 @@ namespace gapscope {
 bool isViewerCommandLine(const std::vector<std::string>& args);
 
 /// Runs the viewer: `gapscope [--demo] [--screenshot FILE] [--select-longest-gap] [--explain-longest-gap]
-/// [--size WxH] [TRACE...]`. Creates the QApplication, so call it only when no headless subcommand was asked
+/// [--size WxH] [--compare NEW]... [TRACE...]`. Creates the QApplication, so call it only when no headless subcommand was asked
 /// for. Returns the process exit code.
 int runViewer(int argc, char** argv);
 

@@ -5,6 +5,7 @@
 #include "app/annotations/annotation_session.h"
 #include "app/annotations/annotations_dock.h"
 #include "app/export/picture_export_job.h"
+#include "app/mainwindow/diff_dock.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/job_session.h"
 #include "app/mainwindow/kernels_dock.h"
@@ -28,6 +29,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
@@ -145,6 +147,15 @@ void MainWindow::createDocks()
     tabifyDockWidget(gaps, kernels);
     gaps->raise();
 
+    m_diffDock = new DiffDock(this);
+    m_diffDockWidget = new QDockWidget(tr("Diff"), this);
+    m_diffDockWidget->setObjectName(QStringLiteral("diffDock"));
+    m_diffDockWidget->setWidget(m_diffDock);
+    addDockWidget(Qt::BottomDockWidgetArea, m_diffDockWidget);
+    tabifyDockWidget(kernels, m_diffDockWidget);
+    connect(m_diffDock, &DiffDock::kernelActivated, this, [this](const QString& name) { highlightKernel(name); });
+    connect(m_diffDock, &DiffDock::deviceActivated, this, &MainWindow::selectComparedDevice);
+
     m_details = new QTextBrowser(this);
     m_details->setOpenLinks(false);
     auto* details = new QDockWidget(tr("Details"), this);
@@ -198,6 +209,19 @@ void MainWindow::createActions()
         if (!files.isEmpty())
             addFiles(files);
     });
+    QAction* compare = file->addAction(tr("&Compare With..."), this, [this] {
+        if (!m_loaded.trace) {
+            statusBar()->showMessage(
+                tr("Open the BASE trace first (File \u203a Open), then compare it with NEW."), 8000);
+            return;
+        }
+        const QStringList files
+            = QFileDialog::getOpenFileNames(this, tr("Compare with (NEW run)"), {}, tr(kTraceFileFilter));
+        if (!files.isEmpty())
+            compareWith(files);
+    });
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    compare->setToolTip(tr("Show another run (NEW) under this one (BASE), aligned on a step, with the diff"));
     QAction* record = file->addAction(tr("&Record..."), this, &MainWindow::showRecordDialog);
     record->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -265,11 +289,27 @@ void MainWindow::createActions()
     m_windowSelector = new WindowSelector(this);
     tools->addWidget(m_windowSelector);
     tools->addSeparator();
+    m_alignStep = new QSpinBox(this);
+    m_alignStep->setPrefix(tr("align on step "));
+    m_alignStep->setSpecialValueText(tr("align on window start"));
+    m_alignStep->setToolTip(tr("The counted step (warm-up excluded) at which the NEW block starts together with BASE"));
+    m_alignAction = tools->addWidget(m_alignStep);
+    m_alignAction->setVisible(false);
+    connect(m_alignStep, &QSpinBox::valueChanged, this, [this](int value) {
+        const auto* compared = m_loaded.comparison.get();
+        const std::optional<std::size_t> step
+            = value > 0 ? std::optional<std::size_t>(static_cast<std::size_t>(value - 1)) : std::nullopt;
+        if (compared && step != compared->alignStep)
+            alignComparisonOn(step);
+    });
     m_search = new SearchBar(this);
     // In the menu bar's free right end: never folded into the toolbar's overflow menu on a narrow window.
     menuBar()->setCornerWidget(m_search, Qt::TopRightCorner);
     connect(m_windowSelector, &WindowSelector::windowChanged, this, [this] {
-        if (m_loaded.trace)
+        // A comparison is aligned on counted steps, which the warm-up count moves: align it again (no re-read).
+        if (m_loaded.comparison)
+            alignComparisonOn(m_loaded.comparison->alignStep);
+        else if (m_loaded.trace)
             m_loader->analyze(m_loaded.trace, analysisOptions(), AnalysisPurpose::Main);
     });
     auto* find = new QAction(tr("Find"), this);
@@ -423,6 +463,10 @@ void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
     m_windowSelector->setSelectedRange(std::nullopt);
     m_view->setTrace(m_loaded);
     m_job->setTrace(m_loaded);
+    updateComparisonControls();
+    startDiff();
+    if (m_loaded.comparison)
+        m_diffDockWidget->raise();
     m_annotations->setTrace(m_loaded);
     m_search->setTrace(m_loaded.trace);
     applyAnalysis(outcome->analysis);
@@ -431,6 +475,12 @@ void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
     QStringList names;
     for (const std::string& file : m_loaded.files)
         names << QFileInfo(QString::fromStdString(file)).fileName();
+    if (const auto& compared = m_loaded.comparison) {
+        QStringList fresh;
+        for (const std::string& file : compared->newFiles)
+            fresh << QFileInfo(QString::fromStdString(file)).fileName();
+        names = QStringList { tr("%1 vs %2").arg(names.join(QStringLiteral(", ")), fresh.join(QStringLiteral(", "))) };
+    }
     setWindowTitle(tr("%1 - GapScope").arg(names.join(QStringLiteral(", "))));
     m_view->setFocus(); // W/A/S/D work right away
     QString message = tr("Loaded %n event(s)", nullptr, static_cast<int>(m_loaded.trace->eventCount()));
@@ -498,11 +548,10 @@ void MainWindow::updateFigures()
     QStringList parts;
     const std::string_view kind = windowKindName(result.options.window.kind);
     parts << tr("window %1").arg(QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size())));
-    for (const DeviceFigures& d : result.devices) {
+    for (const DeviceFigures& d : devicesInBlockOrder()) {
         // The same figure, to the same digits, as Details, the utilization lane and `gapscope report`.
         parts << tr("%1: %2 busy of %3 (%4 %)")
-                     .arg(models::deviceName(*m_loaded.trace, d.device), models::durationText(d.busyNs),
-                         models::durationText(d.spanNs))
+                     .arg(blockDeviceName(d), models::durationText(d.busyNs), models::durationText(d.spanNs))
                      .arg(100.0 * d.utilization, 0, 'f', 2);
         if (parts.size() > 4)
             break;
@@ -579,15 +628,20 @@ void MainWindow::showSummary()
     QString html = tr("<h3 style='margin:0'>Trace</h3><p>");
     for (const std::string& file : m_loaded.files)
         html += QString::fromStdString(file).toHtmlEscaped() + QStringLiteral("<br>");
+    if (const auto& compared = m_loaded.comparison) {
+        html += tr("compared with (New, under it):<br>");
+        for (const std::string& file : compared->newFiles)
+            html += QString::fromStdString(file).toHtmlEscaped() + QStringLiteral("<br>");
+    }
     html += tr("%1 processes, %2 GPUs, %3 lanes, %4 events</p>")
                 .arg(trace.processes.size())
                 .arg(trace.devices.size())
                 .arg(trace.lanes.size())
                 .arg(trace.eventCount());
     if (m_analysis.result) {
-        for (const DeviceFigures& d : m_analysis.result->devices)
+        for (const DeviceFigures& d : devicesInBlockOrder())
             html += tr("<p>%1: utilization <b>%2 %</b> over the %3 window (%4); %5 gaps, idle %6.</p>")
-                        .arg(models::deviceName(trace, d.device))
+                        .arg(blockDeviceName(d))
                         .arg(100.0 * d.utilization, 0, 'f', 2)
                         .arg(QString::fromStdString(std::string(windowKindName(d.window.kind))))
                         .arg(models::durationText(d.spanNs))
@@ -753,6 +807,9 @@ bool MainWindow::exportImageTo(const picture::ExportImageChoice& choice)
         source->traceName = QFileInfo(QString::fromStdString(m_loaded.files.front())).fileName();
         if (m_loaded.files.size() > 1)
             source->traceName += tr(" and %n more file(s)", nullptr, static_cast<int>(m_loaded.files.size() - 1));
+        if (const auto& compared = m_loaded.comparison; compared && !compared->newFiles.empty())
+            source->traceName
+                += tr(" vs %1").arg(QFileInfo(QString::fromStdString(compared->newFiles.front())).fileName());
     }
     auto* job = picture::PictureExportJob::start(source, choice, this);
     if (!job) {

@@ -6,6 +6,7 @@
 // non-modal dialog naming the file and the place, and leaves the previous trace on screen.
 
 #include "app/export/export_image_dialog.h"
+#include "app/mainwindow/comparison_diff.h"
 #include "app/mainwindow/trace_loader.h"
 
 #include <QMainWindow>
@@ -17,6 +18,7 @@ class QMenu;
 class QMessageBox;
 class QProgressBar;
 class QPushButton;
+class QSpinBox;
 class QTextBrowser;
 
 namespace gapscope::timeline {
@@ -27,6 +29,7 @@ class TimelineView;
 namespace gapscope::app {
 
 class AnnotationSession;
+class DiffDock;
 class GapsDock;
 class JobSession;
 class KernelsDock;
@@ -45,6 +48,13 @@ public:
     /// Loads the files shown now plus these, side by side.
     quint64 addFiles(const QStringList& files);
     void openDemo();
+    /// File › Compare With…: loads NEW off the GUI thread and shows it under the trace on screen (BASE), both
+    /// blocks aligned on the first counted step (or the window start). Comparing again replaces NEW.
+    quint64 compareWith(const QStringList& newFiles);
+    /// Aligns the blocks of the comparison on counted step `step` (0: the first), or on the window starts.
+    quint64 alignComparisonOn(std::optional<std::size_t> step);
+    /// "Align on step N" (N from 1; 0 reads "window start"); shown while comparing.
+    QSpinBox* alignSpinBox() const { return m_alignStep; }
     /// File › Record…: shows the record dialog (created on first use); a recording it finishes opens here.
     RecordDialog* showRecordDialog();
     RecordDialog* recordDialog() const { return m_recordDialog; }
@@ -57,6 +67,13 @@ public:
     KernelsDock* kernelsDock() const { return m_kernelsDock; }
     /// The job of several ranks: Job overview, Ranks dock.
     JobSession* jobSession() const { return m_job; }
+    /// The diff of the comparison on screen (File › Compare With…).
+    DiffDock* diffDock() const { return m_diffDock; }
+    /// Highlights a kernel's occurrences in both blocks of a comparison (a Diff dock kernel row); returns how many
+    /// each block holds (BASE, NEW).
+    std::pair<std::size_t, std::size_t> highlightKernel(const QString& name);
+    /// Draws the gap bands of the device (matched as the diff matches it) in both blocks as selected.
+    void selectComparedDevice(std::optional<int> rank, int deviceId);
     QTextBrowser* detailsPanel() const { return m_details; }
     SearchBar* searchBar() const { return m_search; }
     WindowSelector* windowSelector() const { return m_windowSelector; }
@@ -67,6 +84,9 @@ public:
     QMessageBox* errorDialog() const { return m_errorBox; }
     std::shared_ptr<const Trace> trace() const { return m_loaded.trace; }
     std::shared_ptr<const AnalysisResult> analysis() const { return m_analysis.result; }
+    /// The comparison on screen (File › Compare With…), null when one run is shown.
+    std::shared_ptr<const ComparedTraces> comparedTraces() const { return m_loaded.comparison; }
+    const timeline::LoadedTrace& loadedTrace() const { return m_loaded; }
     /// File › Export Image...: asks what, how big and where, then exportImageTo().
     void exportImage();
     /// Draws the picture (app/export) on a worker thread with a busy cursor; imageExported() follows.
@@ -90,6 +110,8 @@ signals:
     void loadFailed(const QString& message);
     /// The figures of a new window are shown.
     void analysisShown();
+    /// The Diff dock shows the diff of the comparison on screen.
+    void diffShown();
     /// An image export finished: `error` is empty on success, else it names the file and the problem.
     void imageExported(const QString& path, const QString& error);
 
@@ -113,6 +135,11 @@ private:
     void showSummary();
     void updateFigures();
     void setLoadingUi(bool loading);
+    void updateComparisonControls();
+    void startDiff();
+    /// The analysis's devices, BASE's first in a comparison, and their names with the block ("Base GPU 0").
+    std::vector<DeviceFigures> devicesInBlockOrder() const;
+    QString blockDeviceName(const DeviceFigures& d) const;
     void addRecentFile(const QString& file);
     void rebuildRecentMenu();
     AnalysisOptions analysisOptions() const;
@@ -123,6 +150,9 @@ private:
     GapsDock* m_gapsDock = nullptr;
     KernelsDock* m_kernelsDock = nullptr;
     JobSession* m_job = nullptr;
+    DiffDock* m_diffDock = nullptr;
+    QDockWidget* m_diffDockWidget = nullptr;
+    LatestJob m_diffJob;
     QTextBrowser* m_details = nullptr;
     QDockWidget* m_detailsDock = nullptr;
     QDockWidget* m_gapsDockWidget = nullptr;
@@ -136,6 +166,8 @@ private:
     QPushButton* m_cancel = nullptr;
     QLabel* m_progressLabel = nullptr;
     QLabel* m_figures = nullptr;
+    QSpinBox* m_alignStep = nullptr;
+    QAction* m_alignAction = nullptr;
     QMessageBox* m_errorBox = nullptr;
     QMessageBox* m_recordingBox = nullptr;
     QAbstractButton* m_replaceButton = nullptr;

@@ -11,8 +11,6 @@ namespace gapscope::app {
 
 namespace {
 
-using LoadResult = std::variant<std::shared_ptr<const LoadOutcome>, QString>;
-
 QString errorText(const IoError& error)
 {
     return QString::fromStdString(error.toString());
@@ -20,22 +18,21 @@ QString errorText(const IoError& error)
 
 } // namespace
 
-LoadResult loadAndAnalyze(
-    const QStringList& files, const AnalysisOptions& options, const ProgressCallback& progress, std::stop_token stop)
+namespace {
+
+/// Reads the files (one process group each) into one finalized trace, reporting progress from `from` to `to` %.
+std::variant<Trace, QString> readFiles(
+    const QStringList& files, int from, int to, const ProgressCallback& progress, std::stop_token stop)
 {
-    QElapsedTimer timer;
-    timer.start();
     const QString canceled = QStringLiteral("canceled");
     if (files.isEmpty())
         return QStringLiteral("no trace files given");
-    const auto step
-        = [&](int percent, const QString& text) { return !stop.stop_requested() && progress(percent, text); };
     // File by file (as loadTraceFiles does), so that progress and cancel work between files too.
     Trace merged;
     for (qsizetype i = 0; i < files.size(); ++i) {
         const QString text
             = QStringLiteral("Reading %1 (%2 of %3)").arg(QFileInfo(files[i]).fileName()).arg(i + 1).arg(files.size());
-        if (!step(static_cast<int>(70 * i / files.size()), text))
+        if (stop.stop_requested() || !progress(from + static_cast<int>((to - from) * i / files.size()), text))
             return canceled;
         auto loaded = loadTraceFile(files[i].toStdString(), stop);
         if (stop.stop_requested())
@@ -49,26 +46,87 @@ LoadResult loadAndAnalyze(
     }
     if (files.size() > 1)
         merged.finalize();
-    if (!step(70, QStringLiteral("Analysing idle gaps")))
+    return merged;
+}
+
+/// The analysis and the index of a trace to show, from `percent` on.
+LoadResult analyzeForDisplay(std::shared_ptr<const Trace> trace, timeline::LoadedTrace loaded,
+    const AnalysisOptions& options, int percent, const ProgressCallback& progress, std::stop_token stop,
+    const QElapsedTimer& timer)
+{
+    const QString canceled = QStringLiteral("canceled");
+    const auto step = [&](int p, const QString& text) { return !stop.stop_requested() && progress(p, text); };
+    if (!step(percent, QStringLiteral("Analysing idle gaps")))
         return canceled;
-    auto trace = std::make_shared<const Trace>(std::move(merged));
     AnalysisOptions stoppable = options;
     stoppable.stop = stop;
     AnalysisResult result = gapscope::analyze(*trace, stoppable);
-    if (result.stopped || !step(85, QStringLiteral("Building the timeline index")))
+    if (result.stopped || !step(percent + (100 - percent) / 2, QStringLiteral("Building the timeline index")))
         return canceled;
     auto outcome = std::make_shared<LoadOutcome>();
+    outcome->loaded = std::move(loaded);
     outcome->loaded.index = std::make_shared<const timeline::TimelineIndex>(timeline::TimelineIndex::build(*trace));
     outcome->analysis = timeline::makeAnalysisSnapshot(*trace, std::move(result));
-    for (const ImportWarning& w : trace->warnings) {
+    for (const ImportWarning& w : trace->warnings)
         outcome->warnings << QString::fromStdString(w.toString());
-    }
     outcome->loaded.trace = std::move(trace);
-    for (const QString& file : files)
-        outcome->loaded.files.push_back(file.toStdString());
     outcome->elapsedMs = timer.elapsed();
     progress(100, QStringLiteral("Done"));
     return std::shared_ptr<const LoadOutcome>(std::move(outcome));
+}
+
+} // namespace
+
+LoadResult loadAndAnalyze(
+    const QStringList& files, const AnalysisOptions& options, const ProgressCallback& progress, std::stop_token stop)
+{
+    QElapsedTimer timer;
+    timer.start();
+    auto read = readFiles(files, 0, 70, progress, stop);
+    if (auto* problem = std::get_if<QString>(&read))
+        return *problem;
+    auto trace = std::make_shared<const Trace>(std::move(std::get<Trace>(read)));
+    timeline::LoadedTrace loaded;
+    for (const QString& file : files)
+        loaded.files.push_back(file.toStdString());
+    return analyzeForDisplay(std::move(trace), std::move(loaded), options, 70, progress, std::move(stop), timer);
+}
+
+LoadResult loadAndCompare(const ComparisonRequest& request, const AnalysisOptions& options,
+    const ProgressCallback& progress, std::stop_token stop)
+{
+    QElapsedTimer timer;
+    timer.start();
+    if (!request.base)
+        return QStringLiteral("open the BASE trace first");
+    auto compared = std::make_shared<ComparedTraces>();
+    compared->base = request.base;
+    compared->baseFiles = request.baseFiles;
+    compared->fresh = request.fresh;
+    if (!compared->fresh) {
+        auto read = readFiles(request.newFiles, 0, 50, progress, stop);
+        if (auto* problem = std::get_if<QString>(&read))
+            return *problem;
+        compared->fresh = std::make_shared<const Trace>(std::move(std::get<Trace>(read)));
+    }
+    for (const QString& file : request.newFiles)
+        compared->newFiles.push_back(file.toStdString());
+    if (stop.stop_requested() || !progress(50, QStringLiteral("Aligning the two runs")))
+        return QStringLiteral("canceled");
+    compared->baseStepStarts = countedStepStarts(*compared->base, options);
+    compared->newStepStarts = countedStepStarts(*compared->fresh, options);
+    alignComparison(*compared, request.alignStep, options);
+    compared->newFirstProcess = static_cast<std::uint32_t>(compared->base->processes.size());
+    compared->baseTitle = comparisonTitle("Base", compared->baseFiles);
+    compared->newTitle = comparisonTitle("New", compared->newFiles);
+    auto trace = std::make_shared<const Trace>(combineComparedTraces(*compared));
+    timeline::LoadedTrace loaded;
+    loaded.files = compared->baseFiles; // the notes stay BASE's
+    const auto processes = static_cast<std::uint32_t>(trace->processes.size());
+    loaded.blocks = { { compared->baseTitle, 0, compared->newFirstProcess },
+        { compared->newTitle, compared->newFirstProcess, processes } };
+    loaded.comparison = std::move(compared);
+    return analyzeForDisplay(std::move(trace), std::move(loaded), options, 60, progress, std::move(stop), timer);
 }
 
 TraceLoader::TraceLoader(QObject* parent)
@@ -82,6 +140,20 @@ TraceLoader::TraceLoader(QObject* parent)
 TraceLoader::~TraceLoader() = default;
 
 quint64 TraceLoader::load(const QStringList& files, const AnalysisOptions& options)
+{
+    return startLoad([files, options](const ProgressCallback& progress, std::stop_token stop) {
+        return loadAndAnalyze(files, options, progress, std::move(stop));
+    });
+}
+
+quint64 TraceLoader::loadComparison(const ComparisonRequest& request, const AnalysisOptions& options)
+{
+    return startLoad([request, options](const ProgressCallback& progress, std::stop_token stop) {
+        return loadAndCompare(request, options, progress, std::move(stop));
+    });
+}
+
+quint64 TraceLoader::startLoad(std::function<LoadResult(const ProgressCallback& progress, std::stop_token stop)> work)
 {
     m_loading = true;
     // Progress crosses threads as a queued call to this object; a stale job's progress is dropped here.
@@ -98,9 +170,7 @@ quint64 TraceLoader::load(const QStringList& files, const AnalysisOptions& optio
         return true;
     };
     return m_load.run(
-        this,
-        [files, options, progress](
-            std::stop_token stop) -> LoadResult { return loadAndAnalyze(files, options, progress, std::move(stop)); },
+        this, [work = std::move(work), progress](std::stop_token stop) -> LoadResult { return work(progress, stop); },
         [this, job](const LoadResult& result) {
             m_loading = false;
             if (const auto* outcome = std::get_if<std::shared_ptr<const LoadOutcome>>(&result))

@@ -5,6 +5,7 @@
 // LatestJob: a newer request or Cancel asks the running one to stop (the readers and analyze() check a
 // std::stop_token) and drops its result; results come back as immutable shared objects on the GUI thread.
 
+#include "app/mainwindow/compared_traces.h"
 #include "app/mainwindow/latest_job.h"
 #include "app/timeline/timeline_data.h"
 
@@ -38,8 +39,25 @@ enum class AnalysisPurpose {
 /// `progress` returning false) abandons the load soon: the readers check `stop` at each window of content
 /// or chunk, analyze() after each device. The result is then the error "canceled".
 using ProgressCallback = std::function<bool(int percent, const QString& text)>;
-std::variant<std::shared_ptr<const LoadOutcome>, QString> loadAndAnalyze(const QStringList& files,
-    const AnalysisOptions& options, const ProgressCallback& progress, std::stop_token stop = {});
+using LoadResult = std::variant<std::shared_ptr<const LoadOutcome>, QString>;
+LoadResult loadAndAnalyze(const QStringList& files, const AnalysisOptions& options, const ProgressCallback& progress,
+    std::stop_token stop = {});
+
+/// What File › Compare With… loads: NEW (read from `newFiles` unless `fresh` holds it already: a new alignment)
+/// next to the BASE trace on screen.
+struct ComparisonRequest {
+    std::shared_ptr<const Trace> base;
+    std::vector<std::string> baseFiles;
+    std::shared_ptr<const Trace> fresh;
+    QStringList newFiles;
+    /// The counted step to align on (0: the first); nullopt: the window starts.
+    std::optional<std::size_t> alignStep = 0;
+};
+
+/// Reads NEW (when needed), aligns it (alignComparison()), combines the two traces (combineComparedTraces()),
+/// analyses and indexes the combination: a LoadOutcome whose LoadedTrace has the two blocks and the comparison.
+LoadResult loadAndCompare(const ComparisonRequest& request, const AnalysisOptions& options,
+    const ProgressCallback& progress, std::stop_token stop = {});
 
 class TraceLoader : public QObject {
     Q_OBJECT
@@ -49,6 +67,8 @@ public:
 
     /// Starts loading; a load still running is stopped. Returns the job id.
     quint64 load(const QStringList& files, const AnalysisOptions& options);
+    /// Starts loading a comparison (loadAndCompare()) as load() does: same progress, Cancel and signals.
+    quint64 loadComparison(const ComparisonRequest& request, const AnalysisOptions& options);
     /// Re-runs the analysis of a loaded trace (another window, a selected range); a running analysis of the
     /// same purpose is stopped.
     quint64 analyze(std::shared_ptr<const Trace> trace, const AnalysisOptions& options, AnalysisPurpose purpose);
@@ -67,6 +87,7 @@ signals:
         quint64 job, gapscope::app::AnalysisPurpose purpose, gapscope::timeline::AnalysisSnapshot analysis);
 
 private:
+    quint64 startLoad(std::function<LoadResult(const ProgressCallback& progress, std::stop_token stop)> work);
     LatestJob& analysisJob(AnalysisPurpose purpose)
     {
         return purpose == AnalysisPurpose::Main ? m_mainAnalysis : m_rangeAnalysis;

@@ -9,7 +9,7 @@
 namespace gapscope::timeline {
 
 LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCounts, const CollapseState& collapse,
-    const LayoutMetrics& metrics)
+    const LayoutMetrics& metrics, const std::vector<ProcessBlock>& blocks)
 {
     LaneLayout layout;
     layout.m_metrics = metrics;
@@ -27,14 +27,27 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
     const auto laneDepths
         = [&](LaneIndex lane) { return std::max(1, lane.value < depthCounts.size() ? depthCounts[lane.value] : 1); };
 
-    for (const ProcessIndex process : processesInRankOrder(trace)) {
+    // Block by block (BASE above NEW), each in rank order; the title goes before each process's own label.
+    std::vector<std::pair<ProcessIndex, const ProcessBlock*>> order;
+    const std::vector<ProcessIndex> ranked = processesInRankOrder(trace);
+    if (blocks.empty()) {
+        for (const ProcessIndex process : ranked)
+            order.emplace_back(process, nullptr);
+    }
+    for (const ProcessBlock& block : blocks) {
+        for (const ProcessIndex process : ranked) {
+            if (process.value >= block.firstProcess && process.value < block.endProcess)
+                order.emplace_back(process, &block);
+        }
+    }
+    for (const auto& [process, block] : order) {
         const std::uint32_t p = process.value;
         const bool processCollapsed = collapse.processes.count(p) > 0;
         LayoutRow header;
         header.kind = RowKind::ProcessHeader;
         header.height = metrics.headerHeight;
         header.process = ProcessIndex { p };
-        header.label = processLabel(trace.processes[p]);
+        header.label = (block ? block->title + " \u00b7 " : std::string()) + processLabel(trace.processes[p]);
         header.collapsed = processCollapsed;
         addRow(std::move(header));
 

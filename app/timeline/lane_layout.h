@@ -68,11 +68,21 @@ struct CollapseState {
     std::set<std::uint32_t> expandedLanes;
 };
 
+/// A run of processes [firstProcess, endProcess) shown together under a title: the BASE and NEW blocks of a
+/// comparison (File › Compare With…), which lie in one trace with NEW's times shifted (docs/architecture.md).
+struct ProcessBlock {
+    std::string title; // "Base: run.json.gz"
+    std::uint32_t firstProcess = 0;
+    std::uint32_t endProcess = 0;
+};
+
 class LaneLayout {
 public:
-    /// `depthCounts[lane]` is the lane's number of nesting depths (TimelineIndex::depthCount).
+    /// `depthCounts[lane]` is the lane's number of nesting depths (TimelineIndex::depthCount). With `blocks`, the
+    /// processes are laid out block by block (each in rank order) and each process header starts with its block's
+    /// title; without, all processes in rank order.
     static LaneLayout build(const Trace& trace, const std::vector<int>& depthCounts, const CollapseState& collapse,
-        const LayoutMetrics& metrics = {});
+        const LayoutMetrics& metrics = {}, const std::vector<ProcessBlock>& blocks = {});
 
     const std::vector<LayoutRow>& rows() const { return m_rows; }
     const LayoutMetrics& metrics() const { return m_metrics; }

@@ -5,11 +5,16 @@
 // they are built, so the GUI and background jobs can read them at the same time.
 
 #include "app/timeline/gap_overlay.h"
+#include "app/timeline/lane_layout.h"
 #include "app/timeline/timeline_index.h"
 
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace gapscope::app {
+struct ComparedTraces;
+}
 
 namespace gapscope::timeline {
 
@@ -17,6 +22,10 @@ struct LoadedTrace {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TimelineIndex> index;
     std::vector<std::string> files;
+    /// A comparison (File › Compare With…): `trace` holds BASE's processes, then NEW's with NEW's times shifted,
+    /// laid out in these two titled blocks; `comparison` keeps the two traces as read. Empty / null otherwise.
+    std::vector<ProcessBlock> blocks;
+    std::shared_ptr<const app::ComparedTraces> comparison;
 };
 
 struct AnalysisSnapshot {

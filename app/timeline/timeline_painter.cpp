@@ -249,10 +249,18 @@ void TimelinePainter::paintGapBands(QPainter& painter, const TimelineScene& scen
         int runLeft = 0;
         int runRight = -1;
         GapCause runCause = GapCause::Unknown;
+        const bool deviceSelected
+            = scene.selectedDevices && d < scene.selectedDevices->size() && (*scene.selectedDevices)[d];
         const auto flushRun = [&] {
-            if (runRight > runLeft)
-                fillSliced(
-                    painter, QRect(runLeft, top, runRight - runLeft, bottom - top), gapBandColor(runCause, false));
+            if (runRight > runLeft) {
+                const QRect run(runLeft, top, runRight - runLeft, bottom - top);
+                fillSliced(painter, run, gapBandColor(runCause, deviceSelected));
+                if (deviceSelected) {
+                    painter.setPen(QPen(gapCauseColor(runCause), 1));
+                    painter.drawLine(run.topLeft(), run.bottomLeft());
+                    painter.drawLine(run.topRight(), run.bottomRight());
+                }
+            }
             runRight = -1;
         };
         for (const std::size_t g :

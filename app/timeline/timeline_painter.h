@@ -68,6 +68,8 @@ struct TimelineScene {
     std::vector<StepMark> steps;
     /// By StringId: events whose name is marked are outlined (the search's matches); null: none.
     const std::vector<bool>* highlightNames = nullptr;
+    /// By DeviceIndex: devices whose gap bands are all drawn selected (a Diff dock device row); null: none.
+    const std::vector<bool>* selectedDevices = nullptr;
     /// The widget has the keyboard focus: a frame around the lanes says so.
     bool focused = false;
     /// Drawn as brackets in a strip under the ruler (annotation_layer.h); the lanes start below it.

@@ -53,6 +53,7 @@ void TimelineView::setTrace(const LoadedTrace& loaded)
     m_analysis = {};
     m_steps.clear();
     m_collapse = {};
+    m_selectedDevices.clear();
     m_hovered.reset();
     m_pendingRange.reset();
     m_cache.clear();
@@ -83,6 +84,12 @@ void TimelineView::setGapThreshold(TimeNs threshold)
 void TimelineView::setHighlightedNames(std::vector<bool> names)
 {
     m_highlightNames = std::move(names);
+    viewport()->update();
+}
+
+void TimelineView::setSelectedDevices(std::vector<bool> devices)
+{
+    m_selectedDevices = std::move(devices);
     viewport()->update();
 }
 
@@ -152,6 +159,7 @@ TimelineScene TimelineView::scene() const
     s.steps = m_steps;
     s.annotations = m_annotationMarks;
     s.highlightNames = m_highlightNames.empty() ? nullptr : &m_highlightNames;
+    s.selectedDevices = m_selectedDevices.empty() ? nullptr : &m_selectedDevices;
     s.focused = hasFocus();
     return s;
 }
@@ -191,7 +199,7 @@ void TimelineView::rebuildLayout()
     std::vector<int> depths(m_loaded.trace->lanes.size());
     for (std::uint32_t l = 0; l < depths.size(); ++l)
         depths[l] = m_loaded.index->depthCount(LaneIndex { l });
-    m_layout = LaneLayout::build(*m_loaded.trace, depths, m_collapse);
+    m_layout = LaneLayout::build(*m_loaded.trace, depths, m_collapse, {}, m_loaded.blocks);
     updateScrollBar();
     viewport()->update();
 }

@@ -25,6 +25,10 @@ public:
     TimeNs gapThreshold() const { return m_gapThreshold; }
     /// Outlines the events whose name is marked (by StringId): the search's matches. Empty: none.
     void setHighlightedNames(std::vector<bool> names);
+    /// Draws every gap band of the marked devices (by DeviceIndex) as selected. Empty: none.
+    void setSelectedDevices(std::vector<bool> devices);
+    const std::vector<bool>& selectedDevices() const { return m_selectedDevices; }
+    const std::vector<bool>& highlightedNames() const { return m_highlightNames; }
     /// The notes drawn as brackets above the lanes (TimelineScene::annotations).
     void setAnnotationMarks(std::vector<AnnotationMark> marks);
     const std::vector<AnnotationMark>& annotationMarks() const { return m_annotationMarks; }
@@ -109,6 +113,7 @@ private:
     std::vector<StepMark> m_steps;
     std::vector<AnnotationMark> m_annotationMarks;
     std::vector<bool> m_highlightNames;
+    std::vector<bool> m_selectedDevices;
     int m_annotationStripHeight = 0;
     TimeNs m_gapThreshold = 100'000;
     mutable DrawListCache m_cache;

@@ -126,7 +126,7 @@ TEST(MainWindowTest, WindowChoiceGivesTheFiguresOfGapscopeReport)
     // Steps, skipping one warm-up step: steps 6..10.
     window.windowSelector()->combo()->setCurrentIndex(
         window.windowSelector()->combo()->findText(QStringLiteral("steps")));
-    window.findChild<QSpinBox*>()->setValue(1);
+    window.windowSelector()->findChild<QSpinBox*>()->setValue(1); // the warm-up box (the toolbar has another)
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
             const auto result = window.analysis();
