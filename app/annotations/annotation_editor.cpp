@@ -2,6 +2,7 @@
 #include "app/annotations/annotation_editor.h"
 
 #include "app/annotations/annotation_controller.h"
+#include "app/annotations/note_measure_panel.h"
 #include "app/models/event_details.h"
 
 #include <QComboBox>
@@ -131,6 +132,7 @@ AnnotationEditor::AnnotationEditor(AnnotationController* controller, QWidget* pa
     , m_colour(new QComboBox(this))
     , m_range(new QLabel(this))
     , m_figuresView(new QTextBrowser(this))
+    , m_measurePanel(new NoteMeasurePanel(controller, this))
     , m_form(new QWidget(this))
     , m_commitTimer(new QTimer(this))
 {
@@ -175,6 +177,7 @@ AnnotationEditor::AnnotationEditor(AnnotationController* controller, QWidget* pa
         form->addRow(fieldLabel(static_cast<Field>(f)), edit);
         connect(edit, &QPlainTextEdit::textChanged, this, [this, f] { fieldEdited(static_cast<Field>(f)); });
     }
+    form->addRow(tr("After trace"), m_measurePanel);
     form->addRow(new QLabel(tr("<b>Measured over the range</b>"), m_form));
     form->addRow(m_figuresView);
 
@@ -242,6 +245,7 @@ void AnnotationEditor::setTrace(std::shared_ptr<const Trace> trace, const Analys
 {
     m_trace = std::move(trace);
     m_options = options;
+    m_measurePanel->setTrace(m_trace, options);
     m_origin = origin;
     m_measuredId.clear(); // the options may differ: measure again
     reload();
@@ -253,6 +257,7 @@ void AnnotationEditor::showAnnotation(const QString& id)
         return;
     commitPending(); // edits of the note shown before belong to it
     m_id = id;
+    m_measurePanel->setAnnotation(id);
     m_dirty.clear();
     reload();
 }

@@ -26,6 +26,7 @@ class QTimer;
 namespace gapscope::app {
 
 class AnnotationController;
+class NoteMeasurePanel;
 
 class AnnotationEditor : public QWidget {
     Q_OBJECT
@@ -65,6 +66,8 @@ public:
     /// The text edit of a record field (not TitleField).
     QPlainTextEdit* fieldEdit(Field field) const { return m_fields[static_cast<std::size_t>(field)]; }
     QTextBrowser* figuresView() const { return m_figuresView; }
+    /// "Measure against…", the proposed status and "Accept proposed status".
+    NoteMeasurePanel* measurePanel() const { return m_measurePanel; }
 
     /// The label of a field ("Hypothesis").
     static QString fieldLabel(Field field);
@@ -101,6 +104,7 @@ private:
     QLabel* m_range;
     std::array<QPlainTextEdit*, FieldCount> m_fields {};
     QTextBrowser* m_figuresView;
+    NoteMeasurePanel* m_measurePanel;
     QWidget* m_form;
     QTimer* m_commitTimer;
     std::set<Field> m_dirty;

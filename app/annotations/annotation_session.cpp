@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/annotations/annotation_session.h"
 
+#include "app/mainwindow/compared_traces.h"
+
 #include "app/annotations/annotation_controller.h"
 #include "app/annotations/annotation_editor.h"
 #include "app/annotations/annotation_list_model.h"
@@ -143,9 +145,16 @@ void AnnotationSession::setTrace(const timeline::LoadedTrace& loaded)
     const auto span = loaded.trace ? loaded.trace->timeSpan() : std::nullopt;
     const TimeNs origin = span ? span->first : 0;
     m_dock->model()->setOrigin(origin);
-    m_editor->setTrace(loaded.trace, {}, origin);
+    m_editor->setTrace(notesTrace(), {}, origin);
     updateMarks();
     updateActions();
+}
+
+std::shared_ptr<const Trace> AnnotationSession::notesTrace() const
+{
+    // In a comparison the notes are BASE's: their figures and measurements read BASE as read, not the combined
+    // trace whose NEW block lies over the same times.
+    return m_loaded.comparison ? m_loaded.comparison->base : m_loaded.trace;
 }
 
 void AnnotationSession::setAnalysis(const timeline::AnalysisSnapshot& analysis)
@@ -153,7 +162,7 @@ void AnnotationSession::setAnalysis(const timeline::AnalysisSnapshot& analysis)
     m_analysis = analysis;
     if (m_analysis.result && m_loaded.trace) {
         const auto span = m_loaded.trace->timeSpan();
-        m_editor->setTrace(m_loaded.trace, m_analysis.result->options, span ? span->first : 0);
+        m_editor->setTrace(notesTrace(), m_analysis.result->options, span ? span->first : 0);
     }
     updateActions();
 }

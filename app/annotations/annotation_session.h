@@ -76,6 +76,8 @@ public:
     QAction* exportHypothesesAction() const { return m_export; }
 
 private:
+    /// The trace the notes are on: BASE as read while comparing, else the trace on screen.
+    std::shared_ptr<const Trace> notesTrace() const;
     void createActions();
     void showMessage(const QString& title, const QString& text, bool offerSaveAs);
     void updateActions();
