@@ -30,9 +30,9 @@ const char* const kUsage
 
 /// Measures each note that names an after trace against it (each after trace loaded once); a path that is not
 /// absolute is taken from the folder of the trace the notes are on.
-void measureNotes(
-    const Trace& trace, const AnnotationStore& store, const ExportOptions& options, MarkdownReportOptions& report)
+NoteResults measureNotes(const Trace& trace, const AnnotationStore& store, const ExportOptions& options)
 {
+    NoteResults results;
     const AnalysisOptions comparison = noteComparisonOptions(trace, options.analysis);
     std::map<std::string, IoResult<Trace>> afterTraces;
     for (const Annotation& note : store.annotations()) {
@@ -45,10 +45,11 @@ void measureNotes(
         if (it == afterTraces.end())
             it = afterTraces.emplace(path.string(), loadTraceFile(path.string())).first;
         if (!it->second)
-            report.measurementErrors[note.id] = it->second.error().toString();
+            results.errors[note.id] = it->second.error().toString();
         else
-            report.measurements[note.id] = measureNoteAgainst(trace, it->second.value(), note, comparison);
+            results.measurements[note.id] = measureNoteAgainst(trace, it->second.value(), note, comparison);
     }
+    return results;
 }
 
 int exportMarkdown(const Trace& trace, const AnnotationStore& store, const ExportOptions& options, std::ostream& out,
@@ -58,7 +59,9 @@ int exportMarkdown(const Trace& trace, const AnnotationStore& store, const Expor
     report.traceName = std::filesystem::path(options.trace).filename().string();
     report.notesSource = store.loadedFrom();
     report.analysis = options.analysis;
-    measureNotes(trace, store, options, report);
+    NoteResults measured = measureNotes(trace, store, options);
+    report.measurements = std::move(measured.measurements);
+    report.measurementErrors = std::move(measured.errors);
     const std::string text = writeMarkdownReport(trace, store.annotations(), report);
     if (*options.markdown == "-") {
         out << text;
@@ -75,7 +78,7 @@ int exportMarkdown(const Trace& trace, const AnnotationStore& store, const Expor
 
 int exportPng(const Trace& trace, const AnnotationStore& store, const ExportOptions& options, std::ostream& err)
 {
-    auto written = pngExporter()(trace, store.annotations(), options);
+    auto written = pngExporter()(trace, store.annotations(), options, measureNotes(trace, store, options));
     if (!written) {
         err << "gapscope export: " << written.error().toString() << "\n";
         return 1;

@@ -3,9 +3,11 @@
 
 #include "core/analysis/analysis.h"
 #include "core/annotations/annotation.h"
+#include "core/annotations/note_measurement.h"
 #include "core/io/common/io_error.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,10 +34,17 @@ struct ExportOptions {
 /// Parses `export` arguments. On failure returns nullopt and writes the reason to `error`.
 std::optional<ExportOptions> parseExportOptions(const std::vector<std::string>& args, std::string& error);
 
+/// The notes that name an after trace, measured against it (measureNoteAgainst()) or why they could not be, by id.
+struct NoteResults {
+    std::map<std::string, NoteMeasurement> measurements;
+    std::map<std::string, std::string> errors;
+};
+
 /// Draws the picture of `gapscope export --png`: the lanes over options.window, the gap bands, the
-/// annotations' callouts and a header, at options.width x options.height, written to *options.png.
-using PngExporter = std::function<IoResult<bool>(
-    const Trace& trace, const std::vector<Annotation>& annotations, const ExportOptions& options)>;
+/// annotations' callouts and a header (with the measured notes' before/after figures), at options.width x
+/// options.height, written to *options.png.
+using PngExporter = std::function<IoResult<bool>(const Trace& trace, const std::vector<Annotation>& annotations,
+    const ExportOptions& options, const NoteResults& measured)>;
 /// Installs the renderer. The viewer's renderer needs Qt, which gapscope_cli does not link, so the
 /// executable registers it at start-up when it is built with the viewer; without it --png fails clearly.
 void setPngExporter(PngExporter exporter);

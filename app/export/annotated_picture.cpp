@@ -188,7 +188,8 @@ PicturePlan planPicture(const PictureRequest& request)
         metrics.utilizationHeight = choice.utilizationHeight;
         metrics.headerHeight = std::max(16, choice.rowHeight + 2);
         metrics.laneSpacing = 2;
-        return std::make_shared<timeline::LaneLayout>(timeline::LaneLayout::build(trace, depths, collapse, metrics));
+        return std::make_shared<timeline::LaneLayout>(
+            timeline::LaneLayout::build(trace, depths, collapse, metrics, request.blocks));
     };
     std::shared_ptr<timeline::LaneLayout> layout;
     for (const MetricsChoice& choice : kMetricsChoices) {

@@ -8,6 +8,7 @@
 
 #include "app/timeline/timeline_painter.h"
 #include "core/annotations/annotation.h"
+#include "core/annotations/note_measurement.h"
 #include "core/io/common/io_error.h"
 
 #include <QFont>
@@ -15,6 +16,7 @@
 #include <QRect>
 #include <QString>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +39,10 @@ struct PictureRequest {
     const AnalysisResult* analysis = nullptr;
     const timeline::GapOverlay* gaps = nullptr;
     std::vector<Annotation> annotations;
+    /// Notes measured against their after trace (by id): a line each in the header with the before/after figures,
+    /// the verdict and the window they were computed over; and why the others naming one were not measured.
+    std::map<std::string, NoteMeasurement> measurements;
+    std::map<std::string, std::string> measurementErrors;
     /// The range shown, [start, end) on the trace clock. Precondition: end > start.
     TimeNs start = 0;
     TimeNs end = 1;
@@ -48,6 +54,8 @@ struct PictureRequest {
     QString rangeName;
     int width = 1920;
     int height = 1080;
+    /// The titled blocks of a comparison (LoadedTrace::blocks), laid out as the viewer does; empty otherwise.
+    std::vector<timeline::ProcessBlock> blocks;
     /// Groups to fold (the viewer's state); nullopt: every group open, folded further only to fit.
     std::optional<timeline::CollapseState> collapse;
     /// Gaps shorter than this get no band (the viewer's "Gaps at least").

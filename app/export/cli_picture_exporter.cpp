@@ -33,8 +33,8 @@ private:
 
 } // namespace
 
-IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(
-    const Trace& trace, const std::vector<Annotation>& annotations, const cli::ExportOptions& options)
+IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(const Trace& trace, const std::vector<Annotation>& annotations,
+    const cli::ExportOptions& options, const cli::NoteResults& measured)
 {
     const auto span = trace.timeSpan();
     if (!span)
@@ -56,6 +56,8 @@ IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(
     request.analysis = &picture->analysis;
     request.gaps = &picture->gaps;
     request.annotations = annotations;
+    request.measurements = measured.measurements;
+    request.measurementErrors = measured.errors;
     request.start = range ? range->first : span->first;
     request.end = std::max(request.start + 1, range ? range->second : span->second);
     request.origin = span->first;
@@ -67,10 +69,10 @@ IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(
     return picture;
 }
 
-IoResult<bool> exportPictureForCli(
-    const Trace& trace, const std::vector<Annotation>& annotations, const cli::ExportOptions& options)
+IoResult<bool> exportPictureForCli(const Trace& trace, const std::vector<Annotation>& annotations,
+    const cli::ExportOptions& options, const cli::NoteResults& measured)
 {
-    auto picture = prepareCliPicture(trace, annotations, options);
+    auto picture = prepareCliPicture(trace, annotations, options, measured);
     if (!picture)
         return picture.error();
     HeadlessGui gui;

@@ -25,14 +25,15 @@ struct CliPicture {
 /// Analyses the trace over options.window (device gaps only) and makes the request for the picture of
 /// that window (the first to the last window range of any process; the whole trace when the window is
 /// empty). Fails for a trace without events.
-IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(
-    const Trace& trace, const std::vector<Annotation>& annotations, const cli::ExportOptions& options);
+/// `measured`: the notes measured against their after traces (their lines in the header).
+IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(const Trace& trace, const std::vector<Annotation>& annotations,
+    const cli::ExportOptions& options, const cli::NoteResults& measured = {});
 
 /// Analyses the trace over options.window, draws the picture of that window with the annotations at
 /// options.width x options.height and writes it to *options.png (PDF when options.pictureIsPdf).
 /// Creates a QGuiApplication for the call when there is none, on the offscreen platform unless
 /// QT_QPA_PLATFORM says otherwise, so it needs no display. Errors name the file.
-IoResult<bool> exportPictureForCli(
-    const Trace& trace, const std::vector<Annotation>& annotations, const cli::ExportOptions& options);
+IoResult<bool> exportPictureForCli(const Trace& trace, const std::vector<Annotation>& annotations,
+    const cli::ExportOptions& options, const cli::NoteResults& measured = {});
 
 } // namespace gapscope::picture

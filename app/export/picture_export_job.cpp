@@ -16,6 +16,7 @@ std::optional<PictureRequest> viewPictureRequest(const ViewPictureSource& source
     request.analysis = source.analysis.result.get();
     request.gaps = source.analysis.gaps.get();
     request.annotations = source.annotations;
+    request.blocks = source.loaded.blocks;
     request.origin = source.origin;
     request.traceName = source.traceName;
     request.width = choice.size.width();

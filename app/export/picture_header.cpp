@@ -160,6 +160,29 @@ std::vector<FlowItem> deviceItems(const PictureRequest& request)
     return items;
 }
 
+/// The device lines, then a line per measured note (its status colour as the swatch).
+std::vector<FlowItem> headerItems(const PictureRequest& request)
+{
+    std::vector<FlowItem> items = deviceItems(request);
+    const QStringList lines = measuredNoteLines(request);
+    qsizetype line = 0;
+    for (const Annotation& note : request.annotations) {
+        if (note.afterTrace.empty() || line >= lines.size())
+            continue;
+        // Cut at "; " so that a long line wraps between its parts rather than being clipped.
+        const QColor colour(qs(annotationStatusColour(note.status)));
+        const QStringList parts = lines[line++].split(QStringLiteral("; "));
+        for (qsizetype p = 0; p < parts.size(); ++p) {
+            const QString text = parts[p] + (p + 1 < parts.size() ? QStringLiteral(";") : QString());
+            if (p == 0)
+                items.push_back({ text, colour, colour, false, true });
+            else
+                items.push_back({ text });
+        }
+    }
+    return items;
+}
+
 std::vector<FlowItem> legendItems(const PictureRequest& request)
 {
     const TimeNs launchThreshold = request.analysis ? request.analysis->options.launchThresholdNs : 30'000;
@@ -191,6 +214,49 @@ std::vector<FlowItem> legendItems(const PictureRequest& request)
 }
 
 } // namespace
+
+QStringList measuredNoteLines(const PictureRequest& request)
+{
+    QStringList lines;
+    for (const Annotation& note : request.annotations) {
+        if (note.afterTrace.empty())
+            continue;
+        const QString title = note.title.empty() ? QString::fromStdString(note.id) : QString::fromStdString(note.title);
+        QString line
+            = QStringLiteral("Note \u201c%1\u201d against %2: ").arg(title, QString::fromStdString(note.afterTrace));
+        if (const auto error = request.measurementErrors.find(note.id); error != request.measurementErrors.end()) {
+            lines << line + QStringLiteral("not measured (%1)").arg(QString::fromStdString(error->second));
+            continue;
+        }
+        const auto found = request.measurements.find(note.id);
+        if (found == request.measurements.end()) {
+            lines << line + QStringLiteral("not measured in this picture");
+            continue;
+        }
+        const NoteMeasurement& m = found->second;
+        const StepComparison& s = m.steps;
+        line += QStringLiteral("verdict %1").arg(qs(verdictName(s.verdict)));
+        if (s.test && s.interval95) {
+            line += QStringLiteral(", step p50 %1 \u2192 %2 (%3%4 %, 95 % interval [%5, %6], p = %7)")
+                        .arg(duration(s.base.p50Ns), duration(s.fresh.p50Ns))
+                        .arg(s.deltaP50Fraction >= 0 ? QStringLiteral("+") : QString())
+                        .arg(100.0 * s.deltaP50Fraction, 0, 'f', 2)
+                        .arg(duration(s.interval95->low), duration(s.interval95->high))
+                        .arg(s.test->pValue, 0, 'g', 3);
+        }
+        line += QStringLiteral("; %1 %2 \u2192 %3")
+                    .arg(QString::fromStdString(m.figure), duration(m.figureBeforeNs), duration(m.figureAfterNs));
+        line += QStringLiteral("; window %1").arg(qs(windowKindName(m.window)));
+        if (m.window == WindowKind::Steps)
+            line += QStringLiteral(" (warm-up %1 excluded)").arg(m.warmupSteps);
+        line += QStringLiteral(" of each run, %1 vs %2 counted steps; proposed status %3, status %4")
+                    .arg(s.base.durations.size())
+                    .arg(s.fresh.durations.size())
+                    .arg(qs(annotationStatusName(m.proposedStatus)), qs(annotationStatusName(note.status)));
+        lines << line;
+    }
+    return lines;
+}
 
 QColor bandOnWhite(GapCause cause)
 {
@@ -246,7 +312,7 @@ std::vector<DeviceSummary> summarizeDevices(const PictureRequest& request)
 int headerHeight(const PictureRequest& request, int width)
 {
     const QRect area(kPadding, 0, std::max(50, width - 2 * kPadding), 10'000);
-    return kPadding + lineHeight(pictureTitleFont()) + flow(nullptr, deviceItems(request), area) + kPadding / 2;
+    return kPadding + lineHeight(pictureTitleFont()) + flow(nullptr, headerItems(request), area) + kPadding / 2;
 }
 
 int legendHeight(const PictureRequest& request, int width)
@@ -272,7 +338,7 @@ void paintHeader(QPainter& painter, const PictureRequest& request, const QRect& 
     const QRect rest = line.adjusted(nameWidth, 0, 0, 0);
     painter.drawText(rest, Qt::AlignVCenter | Qt::AlignLeft,
         QFontMetrics(pictureFont()).elidedText(windowText(request), Qt::ElideRight, rest.width()));
-    flow(&painter, deviceItems(request),
+    flow(&painter, headerItems(request),
         QRect(rect.left() + kPadding, line.bottom() + 1, rect.width() - 2 * kPadding, rect.bottom() - line.bottom()));
     painter.setPen(QColor(0xb0, 0xb5, 0xbb));
     painter.drawLine(rect.left(), rect.bottom(), rect.right(), rect.bottom());

@@ -32,6 +32,11 @@ struct DeviceSummary {
 /// the analysis window: every figure over the one range the header states.
 std::vector<DeviceSummary> summarizeDevices(const PictureRequest& request);
 
+/// One line per note of the request that names an after trace, in the notes' order: its before/after step p50,
+/// the verdict of `gapscope diff`, the figure of its cause and the window of each run they were computed over, and
+/// the proposed status; or why it was not measured. The header ends with these lines.
+QStringList measuredNoteLines(const PictureRequest& request);
+
 /// Height of the header (or the legend) laid out at `width`.
 int headerHeight(const PictureRequest& request, int width);
 int legendHeight(const PictureRequest& request, int width);
