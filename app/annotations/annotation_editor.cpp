@@ -167,6 +167,8 @@ AnnotationEditor::AnnotationEditor(AnnotationController* controller, QWidget* pa
     form->addRow(tr("Title"), m_title);
     form->addRow(tr("Status"), statusRow);
     form->addRow(tr("Range"), m_range);
+    // Next to the status it proposes: the measurement against the run with the change.
+    form->addRow(tr("After trace"), m_measurePanel);
     for (int f = ProblemField; f < FieldCount; ++f) {
         auto* edit = new QPlainTextEdit(m_form);
         edit->setTabChangesFocus(true);
@@ -177,7 +179,6 @@ AnnotationEditor::AnnotationEditor(AnnotationController* controller, QWidget* pa
         form->addRow(fieldLabel(static_cast<Field>(f)), edit);
         connect(edit, &QPlainTextEdit::textChanged, this, [this, f] { fieldEdited(static_cast<Field>(f)); });
     }
-    form->addRow(tr("After trace"), m_measurePanel);
     form->addRow(new QLabel(tr("<b>Measured over the range</b>"), m_form));
     form->addRow(m_figuresView);
 
