@@ -223,7 +223,7 @@ QStringList measuredNoteLines(const PictureRequest& request)
             continue;
         const QString title = note.title.empty() ? QString::fromStdString(note.id) : QString::fromStdString(note.title);
         QString line
-            = QStringLiteral("Note \u201c%1\u201d against %2: ").arg(title, QString::fromStdString(note.afterTrace));
+            = QStringLiteral("Note \u201c%1\u201d against %2; ").arg(title, QString::fromStdString(note.afterTrace));
         if (const auto error = request.measurementErrors.find(note.id); error != request.measurementErrors.end()) {
             lines << line + QStringLiteral("not measured (%1)").arg(QString::fromStdString(error->second));
             continue;
@@ -237,7 +237,7 @@ QStringList measuredNoteLines(const PictureRequest& request)
         const StepComparison& s = m.steps;
         line += QStringLiteral("verdict %1").arg(qs(verdictName(s.verdict)));
         if (s.test && s.interval95) {
-            line += QStringLiteral(", step p50 %1 \u2192 %2 (%3%4 %, 95 % interval [%5, %6], p = %7)")
+            line += QStringLiteral("; step p50 %1 \u2192 %2 (%3%4 %, 95 % interval [%5, %6], p = %7)")
                         .arg(duration(s.base.p50Ns), duration(s.fresh.p50Ns))
                         .arg(s.deltaP50Fraction >= 0 ? QStringLiteral("+") : QString())
                         .arg(100.0 * s.deltaP50Fraction, 0, 'f', 2)

@@ -62,7 +62,8 @@ TEST(ExportMeasuredNotes, HeaderShowsTheVerdictAndFiguresOfEachMeasuredNote)
     const QStringList lines = picture::measuredNoteLines(prepared.value()->request);
     ASSERT_EQ(lines.size(), 1);
     const std::string line = lines[0].toStdString();
-    EXPECT_NE(line.find("Note \u201cGPU idle 62 ms: waiting for the data loader\u201d against " + note.afterTrace),
+    EXPECT_NE(line.find("Note \u201cGPU idle 62 ms: waiting for the data loader\u201d against " + note.afterTrace
+                  + "; verdict faster; "),
         std::string::npos)
         << line;
     EXPECT_NE(line.find("verdict faster"), std::string::npos) << line;
