@@ -12,8 +12,8 @@ namespace gapscope {
 bool isViewerCommandLine(const std::vector<std::string>& args);
 
 /// Runs the viewer: `gapscope [--demo] [--screenshot FILE] [--select-longest-gap] [--explain-longest-gap]
-/// [--size WxH] [--compare NEW]... [TRACE...]`. Creates the QApplication, so call it only when no headless subcommand was asked
-/// for. Returns the process exit code.
+/// [--size WxH] [--compare NEW]... [TRACE...]`. Creates the QApplication, so call it only when no headless subcommand
+/// was asked for. Returns the process exit code.
 int runViewer(int argc, char** argv);
 
 } // namespace gapscope
