@@ -185,8 +185,10 @@ TEST_F(ExportCommandTest, PngGoesToTheRegisteredRendererWithTheSidecarsNotes)
     ExportOptions seen;
     std::size_t notes = 0;
     std::size_t lanes = 0;
-    setPngExporter([&](const Trace& t, const std::vector<Annotation>& annotations, const ExportOptions& options) {
+    setPngExporter([&](const Trace& t, const std::vector<Annotation>& annotations, const ExportOptions& options,
+                       const NoteResults& measured) {
         ++calls;
+        EXPECT_TRUE(measured.measurements.empty()); // the sidecar's note names no after trace
         seen = options;
         notes = annotations.size();
         lanes = t.lanes.size();
@@ -203,7 +205,7 @@ TEST_F(ExportCommandTest, PngGoesToTheRegisteredRendererWithTheSidecarsNotes)
     EXPECT_GT(lanes, 0u);
     EXPECT_NE(err.str().find("wrote 640x480 picture to " + picture), std::string::npos) << err.str();
 
-    setPngExporter([](const Trace&, const std::vector<Annotation>&, const ExportOptions& options) {
+    setPngExporter([](const Trace&, const std::vector<Annotation>&, const ExportOptions& options, const NoteResults&) {
         return IoResult<bool>(IoError { *options.png, std::nullopt, "disk full" });
     });
     EXPECT_EQ(run({ trace, "--png", picture }), 1);
