@@ -141,7 +141,7 @@ void AnnotationSession::setTrace(const timeline::LoadedTrace& loaded)
     if (loaded.files.empty())
         m_controller->close();
     else
-        m_controller->openForTraces(loaded.files, loaded.trace.get());
+        m_controller->openForTraces(loaded.files, notesTrace().get()); // BASE's files and processes in a comparison
     const auto span = loaded.trace ? loaded.trace->timeSpan() : std::nullopt;
     const TimeNs origin = span ? span->first : 0;
     m_dock->model()->setOrigin(origin);

@@ -123,11 +123,21 @@ void NoteMeasurePanel::measureAgainst(const QString& afterPath)
             m_measurement = std::get<NoteMeasurement>(outcome);
             m_measuredId = id;
             Annotation next = *current;
-            applyNoteMeasurement(next, *m_measurement, relativeToTrace(afterPath, m_controller->tracePath()));
+            applyNoteMeasurement(next, *m_measurement, relativeToTrace(afterPath, noteTracePath(id)));
             m_controller->edit(next, tr("Measure against %1").arg(QFileInfo(afterPath).fileName()));
             updateView();
             emit measured();
         });
+}
+
+QString NoteMeasurePanel::noteTracePath(const QString& id) const
+{
+    // With the ranks of a job open, each note is kept with the file of its lanes: relative to that file's folder.
+    if (const NotesByFile* notes = m_controller->notes()) {
+        if (const auto file = notes->fileOf(id.toStdString()))
+            return QString::fromStdString(notes->tracePath(*file));
+    }
+    return m_controller->tracePath();
 }
 
 void NoteMeasurePanel::acceptProposedStatus()

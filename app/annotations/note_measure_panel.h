@@ -48,6 +48,8 @@ signals:
 
 private:
     void updateView();
+    /// The trace file the note is kept with (its sidecar's trace).
+    QString noteTracePath(const QString& id) const;
 
     AnnotationController* m_controller;
     std::shared_ptr<const Trace> m_before;
