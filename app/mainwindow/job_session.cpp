@@ -99,7 +99,8 @@ void JobSession::setTrace(const timeline::LoadedTrace& loaded)
 
 void JobSession::setAnalysis(const timeline::AnalysisSnapshot& analysis)
 {
-    if (!m_loaded.trace || !analysis.result || m_loaded.trace->processes.size() < 2) {
+    // A comparison (File › Compare With…) holds two runs, not the ranks of one job.
+    if (!m_loaded.trace || !analysis.result || m_loaded.trace->processes.size() < 2 || m_loaded.comparison) {
         m_build.drop();
         if (m_job)
             showJob(nullptr);
