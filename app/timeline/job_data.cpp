@@ -94,6 +94,9 @@ std::shared_ptr<const JobData> buildJobFromTrace(const Trace& trace, const Analy
     for (const RankSummary& s : job->summaries)
         inputs.push_back(s.jobInput());
     job->analysis = analyzeJob(inputs);
+    // Processes without ranks (two traces opened side by side, not one job's files) make no job.
+    if (job->analysis.perRank.empty())
+        return nullptr;
     return job;
 }
 

@@ -138,7 +138,7 @@ const QImage& JobOverviewPainter::imageOf(const JobHeatmap& heatmap) const
 void JobOverviewPainter::paint(QPainter& painter, const JobOverviewScene& scene) const
 {
     painter.fillRect(scene.rect, QColor(250, 250, 250));
-    if (!scene.job)
+    if (!scene.job || scene.job->rankCount() == 0) // no ranked process: nothing to draw (and no rows to divide by)
         return;
     const QRect rows = rowsRect(scene);
     const double h = rowHeight(scene);

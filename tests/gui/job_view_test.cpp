@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QThreadPool>
 
 #include <nlohmann/json.hpp>
 
@@ -353,3 +354,23 @@ TEST_F(JobViewTest, SummariesOpenAsTheSameJobWithoutLanes)
 }
 
 } // namespace
+
+// Two traces without ranks opened side by side are not one job: no overview (it crashed painting an empty job).
+TEST(JobViewUnranked, TwoUnrankedTracesSideBySideShowNoJobOverview)
+{
+    app::MainWindow window;
+    window.resize(1500, 1000);
+    window.show();
+    const QStringList files {
+        dataFile("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"),
+        dataFile("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz")
+    };
+    ASSERT_TRUE(openAndWait(window, files));
+    // The job build runs on the thread pool: wait for it, then deliver its result.
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(window.jobSession()->job(), nullptr);
+    EXPECT_FALSE(window.jobSession()->overview()->isVisible());
+    const QImage shot = window.grab().toImage(); // paints every widget, the overview included
+    EXPECT_EQ(shot.width(), window.width());
+}
