@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/command_usage.h"
 #include "app/cli/commands.h"
 #ifdef GAPSCOPE_HAVE_GUI
 #include "app/cli/export_options.h"
@@ -10,35 +11,32 @@
 #include <filesystem>
 #endif
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
 
 namespace {
 
+// Composed from each command's own usage (app/cli/command_usage.cpp), so that the two never drift.
 void printUsage(std::ostream& out)
 {
     out << "GapScope " GAPSCOPE_VERSION " - GPU timeline viewer and idle-gap analysis\n\n"
            "Usage:\n"
-           "  gapscope report [--json] [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
-           "                  [--activity all|kernels] [--launch-threshold-us N] [--top N]\n"
-           "                  [--gpu-only] [--load-range T0:T1] TRACE...\n"
-           "  gapscope report [--json] [--top N] RANK.summary.json...   (the figures the summaries hold)\n"
-           "  gapscope diff [--json] [--window gpu|trace|steps|T0:T1] [--warmup N] [--activity all|kernels]\n"
-           "                [--top N] [--fail-if-slower PCT] BASE NEW     (or BASE... -- NEW...)\n"
-           "  gapscope diff [--json] [--top N] BASE.summary.json... -- NEW.summary.json...\n"
-           "  gapscope diff --note ID [--accept] BASE NEW   (measure a note of BASE against NEW)\n"
-           "  gapscope summarize [--window ...] [--activity all|kernels] TRACE... -o OUT.summary.json\n"
-           "  gapscope job [--json] [-o DIR] [--threads N] [--top N] [--mpi] [--window ...] TRACES...|DIR\n"
-           "  gapscope convert IN OUT\n"
-           "  gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]\n"
-           "  gapscope export TRACE [--markdown OUT] [--png OUT.png|OUT.pdf] [--window gpu|steps|T0:T1]\n"
-           "                  [--size WxH]\n"
            "  gapscope [--demo] [TRACE...]   open the viewer (when built with Qt 6)\n"
            "  gapscope RANK.summary.json...  open rank summaries as a job (Job overview, Ranks dock; no lanes)\n"
            "  gapscope BASE... --compare NEW  open BASE with NEW under it, aligned on a step, and their diff\n"
            "  gapscope -- PROGRAM [ARGS...]  record PROGRAM, then open the recording in the viewer\n"
-           "  gapscope --help | --version\n";
+           "  gapscope --help | --version\n"
+           "  gapscope COMMAND --help        the usage of one command\n";
+    for (const gapscope::cli::CommandUsage& command : gapscope::cli::commandUsages()) {
+        out << "\n  " << command.name << ": " << command.summary << "\n";
+        for (std::size_t begin = 0; begin < command.forms.size();) {
+            const std::size_t end = command.forms.find('\n', begin);
+            out << "    " << command.forms.substr(begin, end - begin + 1);
+            begin = end + 1;
+        }
+    }
 }
 
 #ifdef GAPSCOPE_HAVE_GUI
@@ -92,6 +90,12 @@ int main(int argc, char** argv)
     }
     const std::string command = args[0];
     args.erase(args.begin());
+    const auto& commands = gapscope::cli::commandUsages();
+    const bool known = std::any_of(commands.begin(), commands.end(), [&](const auto& c) { return c.name == command; });
+    if (known && args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+        std::cout << gapscope::cli::usageText(command);
+        return 0;
+    }
     if (command == "report")
         return gapscope::cli::runReport(args, std::cout, std::cerr);
     if (command == "diff")

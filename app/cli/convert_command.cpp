@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/command_usage.h"
 #include "app/cli/commands.h"
 #include "core/io/trace_file.h"
 
@@ -7,10 +8,7 @@ namespace gapscope::cli {
 int runConvert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     if (args.size() != 2 || args[0].starts_with("-")) {
-        err << "usage: gapscope convert IN OUT\n"
-               "  IN:  a trace GapScope reads (.json, .json.gz, .gapscope, an Nsight Systems .sqlite export or\n"
-               "       .nsys-rep report)\n"
-               "  OUT: .json or .json.gz (Chrome trace-event JSON in the Kineto dialect)\n";
+        err << usageText("convert");
         return 2;
     }
     auto loaded = loadTraceFile(args[0]);

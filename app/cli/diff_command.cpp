@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/command_usage.h"
 #include "app/cli/commands.h"
 #include "app/cli/diff_report.h"
 #include "core/annotations/annotation_store.h"
@@ -239,7 +240,7 @@ int runDiff(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     std::string error;
     const auto options = parseDiffOptions(args, error);
     if (!options) {
-        err << "gapscope diff: " << error << "\n" << kDiffUsage;
+        err << "gapscope diff: " << error << "\n" << usageText("diff");
         return 2;
     }
     std::vector<std::unique_ptr<LoadedRun>> base;

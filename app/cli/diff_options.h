@@ -31,13 +31,4 @@ struct DiffOptions {
 /// Parses `diff` arguments. On failure returns nullopt and writes the reason to `error`.
 std::optional<DiffOptions> parseDiffOptions(const std::vector<std::string>& args, std::string& error);
 
-inline constexpr const char* kDiffUsage
-    = "usage: gapscope diff [--json] [--window gpu|trace|steps|T0:T1] [--warmup N] [--activity all|kernels]\n"
-      "                     [--launch-threshold-us N] [--step-pattern REGEX] [--top N]\n"
-      "                     [--fail-if-slower PCT] [--note ID [--accept]] BASE NEW\n"
-      "       gapscope diff [OPTIONS] BASE... -- NEW...     (several runs per side)\n"
-      "A run is a trace file, a folder holding the per-rank files of one job, or the job's summaries: a\n"
-      ".summary.json (gapscope summarize) or a folder of them (gapscope job -o DIR); summaries compare with\n"
-      "summaries only, measured as they were summarized.\n";
-
 } // namespace gapscope::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope export TRACE [--markdown OUT] [--png OUT]`: the hypotheses report and the annotated
 // screenshot, headless, from the trace and its annotation sidecar.
+#include "app/cli/command_usage.h"
 #include "app/cli/commands.h"
 #include "app/cli/export_options.h"
 #include "core/annotations/annotation_store.h"
@@ -20,13 +21,6 @@ PngExporter& pngExporter()
     static PngExporter exporter;
     return exporter;
 }
-
-const char* const kUsage
-    = "usage: gapscope export TRACE [--markdown OUT] [--png OUT] [--window gpu|trace|steps|T0:T1]\n"
-      "                       [--size WxH] [--activity all|kernels] [--launch-threshold-us N]\n"
-      "                       [--step-pattern REGEX]\n"
-      "  Annotations come from TRACE.gapscope.json (made in the viewer); OUT '-' is stdout.\n"
-      "  --png OUT ending in .pdf writes the picture as a PDF page instead.\n";
 
 /// Measures each note that names an after trace against it (each after trace loaded once); a path that is not
 /// absolute is taken from the folder of the trace the notes are on.
@@ -105,7 +99,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     std::string error;
     const auto options = parseExportOptions(args, error);
     if (!options) {
-        err << "gapscope export: " << error << "\n" << kUsage;
+        err << "gapscope export: " << error << "\n" << usageText("export");
         return 2;
     }
     // Checked before any work so that a build without the renderer writes nothing rather than half.

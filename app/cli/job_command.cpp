@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope job`: summarizes each rank's file on a thread pool (or, with --mpi, across MPI ranks: job_mpi.cpp),
 // matches the collectives of the ranks and writes the job report.
+#include "app/cli/command_usage.h"
 #include "app/cli/commands.h"
 #include "app/cli/job_pipeline.h"
 
@@ -11,7 +12,7 @@ int runJob(const std::vector<std::string>& args, std::ostream& out, std::ostream
     std::string error;
     const auto options = parseJobOptions(args, error);
     if (!options) {
-        err << "gapscope job: " << error << "\n" << kJobUsage;
+        err << "gapscope job: " << error << "\n" << usageText("job");
         return 2;
     }
     const std::vector<std::string> files = jobFiles(options->inputs, error);

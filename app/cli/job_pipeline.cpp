@@ -21,11 +21,6 @@ namespace gapscope::cli {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* const kJobUsage
-    = "usage: gapscope job [--json] [-o DIR] [--threads N] [--top N] [--mpi]\n"
-      "                    [--window gpu|trace|steps|T0:T1] [--warmup N] [--activity all|kernels]\n"
-      "                    [--launch-threshold-us N] [--step-pattern REGEX] TRACES...|DIR\n";
-
 namespace {
 
 std::optional<long long> parseCount(const std::string& text)

@@ -64,6 +64,4 @@ int writeJobReport(std::vector<JobEntry> entries, const JobOptions& options, std
 /// `job --mpi`: see job_mpi.cpp; without MPI at build time it says so and returns 2.
 int runJobMpi(const JobOptions& options, const std::vector<std::string>& files, std::ostream& out, std::ostream& err);
 
-extern const char* const kJobUsage;
-
 } // namespace gapscope::cli

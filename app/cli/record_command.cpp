@@ -4,6 +4,7 @@
 // every process of the run into one native trace (.gapscope) that `gapscope OUT`, `gapscope report`
 // and `gapscope convert` read. Tool output goes to stderr: stdout belongs to the program.
 
+#include "app/cli/command_usage.h"
 #include "app/cli/commands.h"
 
 #include "capture/launcher/program_recorder.h"
@@ -19,16 +20,6 @@
 namespace gapscope::cli {
 
 namespace {
-
-constexpr const char* kUsage
-    = "usage: gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]\n"
-      "  -o OUT         the recording (default gapscope-YYYYmmdd-HHMMSS.gapscope in the current folder)\n"
-      "  --kinds LIST   what to record, comma-separated: kernel, memcpy, memset, sync, runtime, driver,\n"
-      "                 nvtx, overhead, or the groups cuda and all (default all)\n"
-      "  --delay S      start recording S seconds after the program starts\n"
-      "  --duration S   record for S seconds, then stop the program (SIGINT)\n"
-      "PROGRAM runs with your environment plus the collector's; every process it starts is recorded\n"
-      "too. Ctrl-C stops it (again: SIGTERM, a third time: SIGKILL). Exits with the program's status.\n";
 
 std::atomic<capture::ProgramRecorder*> g_recorder { nullptr };
 
@@ -136,17 +127,17 @@ int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostr
             else
                 options.durationSeconds = *seconds;
         } else if (arg == "-h" || arg == "--help") {
-            err << kUsage;
+            err << usageText("record");
             return 0;
         } else if (arg.starts_with("-")) {
-            err << "gapscope record: unknown option or missing value: " << arg << "\n" << kUsage;
+            err << "gapscope record: unknown option or missing value: " << arg << "\n" << usageText("record");
             return 2;
         } else {
             break; // the program; everything after it is its own
         }
     }
     if (i >= args.size()) {
-        err << "gapscope record: no program given\n" << kUsage;
+        err << "gapscope record: no program given\n" << usageText("record");
         return 2;
     }
     options.program = args[i];

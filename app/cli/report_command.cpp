@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/command_usage.h"
 #include "app/cli/commands.h"
 #include "app/cli/job_report.h"
 #include "app/cli/report_json.h"
@@ -17,11 +18,7 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     std::string error;
     const auto options = parseReportOptions(args, error);
     if (!options) {
-        err << "gapscope report: " << error << "\n"
-            << "usage: gapscope report [--json] [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
-               "                       [--activity all|kernels] [--launch-threshold-us N] [--top N]\n"
-               "                       [--step-pattern REGEX] [--gpu-only] [--load-range T0:T1] TRACE...\n"
-               "       gapscope report [--json] [--top N] RANK.summary.json...   (from `gapscope summarize` files)\n";
+        err << "gapscope report: " << error << "\n" << usageText("report");
         return 2;
     }
     const auto summaries = std::count_if(

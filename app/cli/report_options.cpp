@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/report_options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 
 namespace gapscope::cli {
 
@@ -54,8 +56,8 @@ AnalysisOptionParse parseAnalysisOption(
     const std::vector<std::string>& args, std::size_t& i, AnalysisOptions& options, std::string& error)
 {
     const std::string& arg = args[i];
-    if (arg != "--window" && arg != "--warmup" && arg != "--activity" && arg != "--launch-threshold-us"
-        && arg != "--step-pattern")
+    if (std::find(std::begin(kAnalysisOptionNames), std::end(kAnalysisOptionNames), arg)
+        == std::end(kAnalysisOptionNames))
         return AnalysisOptionParse::NotAnalysisOption;
     if (i + 1 >= args.size()) {
         error = arg + " needs a value";

@@ -24,6 +24,10 @@ struct ReportOptions {
 /// Parses `report` arguments. On failure returns nullopt and writes the reason to `error`.
 std::optional<ReportOptions> parseReportOptions(const std::vector<std::string>& args, std::string& error);
 
+/// The analysis options every command that measures takes (report, diff, summarize, job, export).
+inline constexpr const char* kAnalysisOptionNames[]
+    = { "--window", "--warmup", "--activity", "--launch-threshold-us", "--step-pattern" };
+
 enum class AnalysisOptionParse { NotAnalysisOption, Parsed, Failed };
 /// Parses the analysis option at args[i] that `report` and `export` share (--window, --warmup, --activity,
 /// --launch-threshold-us, --step-pattern) and moves i past its value. Failed: `error` says why.

@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: MIT
 // `gapscope summarize TRACE... -o OUT.summary.json`: one compact summary per rank (core/summary/).
+#include "app/cli/command_usage.h"
 #include "app/cli/commands.h"
 #include "app/cli/report_options.h"
 #include "core/summary/summary_json.h"
 
 namespace gapscope::cli {
 
-namespace {
-
-const char* const kUsage = "usage: gapscope summarize [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
-                           "                          [--activity all|kernels] [--launch-threshold-us N]\n"
-                           "                          [--step-pattern REGEX] TRACE... -o OUT.summary.json\n";
-
-} // namespace
+namespace { } // namespace
 
 int runSummarize(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
@@ -40,7 +35,7 @@ int runSummarize(const std::vector<std::string>& args, std::ostream& out, std::o
     if (error.empty() && !output)
         error = "no output given (-o OUT.summary.json)";
     if (!error.empty()) {
-        err << "gapscope summarize: " << error << "\n" << kUsage;
+        err << "gapscope summarize: " << error << "\n" << usageText("summarize");
         return 2;
     }
     std::vector<RankSummary> summaries;

@@ -27,26 +27,24 @@ std::variant<Trace, QString> readFiles(
     const QString canceled = QStringLiteral("canceled");
     if (files.isEmpty())
         return QStringLiteral("no trace files given");
-    // File by file (as loadTraceFiles does), so that progress and cancel work between files too.
-    Trace merged;
-    for (qsizetype i = 0; i < files.size(); ++i) {
-        const QString text
-            = QStringLiteral("Reading %1 (%2 of %3)").arg(QFileInfo(files[i]).fileName()).arg(i + 1).arg(files.size());
-        if (stop.stop_requested() || !progress(from + static_cast<int>((to - from) * i / files.size()), text))
-            return canceled;
-        auto loaded = loadTraceFile(files[i].toStdString(), stop);
-        if (stop.stop_requested())
-            return canceled;
-        if (!loaded)
-            return errorText(loaded.error());
-        if (merged.processes.empty() && merged.lanes.empty())
-            merged = std::move(loaded.value());
-        else
-            merged.append(std::move(loaded.value()));
-    }
-    if (files.size() > 1)
-        merged.finalize();
-    return merged;
+    std::vector<std::string> paths;
+    for (const QString& file : files)
+        paths.push_back(file.toStdString());
+    LoadOptions loadOptions;
+    loadOptions.stop = stop;
+    loadOptions.progress = [&](std::size_t i, std::size_t count, const std::string& path) {
+        const QString text = QStringLiteral("Reading %1 (%2 of %3)")
+                                 .arg(QFileInfo(QString::fromStdString(path)).fileName())
+                                 .arg(i + 1)
+                                 .arg(count);
+        return !stop.stop_requested() && progress(from + static_cast<int>((to - from) * i / count), text);
+    };
+    auto loaded = loadTraceFiles(paths, loadOptions);
+    if (stop.stop_requested() || (!loaded && loaded.error().message == "canceled"))
+        return canceled;
+    if (!loaded)
+        return errorText(loaded.error());
+    return std::move(loaded.value());
 }
 
 /// The analysis and the index of a trace to show, from `percent` on.

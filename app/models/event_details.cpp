@@ -2,6 +2,7 @@
 #include "app/models/event_details.h"
 
 #include "app/timeline/lane_layout.h"
+#include "core/annotations/gap_explanation.h"
 #include "core/model/time_format.h"
 
 #include <QJsonArray>
@@ -56,31 +57,6 @@ QString linkTo(const Trace& trace, EventRef ref, TimeNs origin)
     return QStringLiteral("<a href='%1'>%2</a> at %3 (%4, %5)")
         .arg(eventLink(ref), escaped(fromView(trace.name(e))), relativeTime(e.start, origin),
             durationText(e.duration()), escaped(laneDescription(trace, ref.lane)));
-}
-
-// What a person could try for each cause: hypotheses to test, not verdicts.
-QString whatToTry(GapCause cause)
-{
-    switch (cause) {
-    case GapCause::Sync:
-        return QStringLiteral("A host thread was blocked in a synchronizing call when the GPU ran dry: the host "
-                              "drained the GPU and then had to refill it. Try removing the synchronization "
-                              "(.item(), .cpu(), blocking copies) or moving it off the critical path.");
-    case GapCause::Host:
-        return QStringLiteral("The launch of the work that ended the gap started after the gap began: the GPU "
-                              "waited for the CPU to issue work (data loading, Python, scheduling). Try more "
-                              "data-loader workers, pinned memory, or overlapping host work with the GPU.");
-    case GapCause::Launch:
-        return QStringLiteral("The work was launched before the gap and the gap is within the launch latency: "
-                              "fragmentation by small kernels. Try CUDA graphs or kernel fusion.");
-    case GapCause::Dependency:
-        return QStringLiteral("The work was launched before the gap but started much later: it waited on "
-                              "something else (an event, another stream, a collective, another device).");
-    case GapCause::Unknown:
-        return QStringLiteral("No launch information for the work that ended the gap (no correlated API call in "
-                              "the trace), so no cause can be suggested.");
-    }
-    return {};
 }
 
 } // namespace
@@ -253,7 +229,7 @@ QString gapDetailsHtml(const Trace& trace, const AnalysisResult& result, std::si
     }
     if (ev.closingOp)
         html += row(QStringLiteral("ended by"), linkTo(trace, *ev.closingOp, origin));
-    html += QStringLiteral("</table><p>%1</p>").arg(escaped(whatToTry(gap.cause)));
+    html += QStringLiteral("</table><p>%1</p>").arg(escaped(QString::fromUtf8(whatToTry(gap.cause))));
     html += QStringLiteral("<p style='color:#777'>Launch-latency threshold: %1.</p>")
                 .arg(durationText(result.options.launchThresholdNs));
     return html;

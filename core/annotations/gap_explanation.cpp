@@ -289,6 +289,30 @@ void explainUnknown(const Trace& trace, const Gap& gap, Annotation& a)
 
 } // namespace
 
+std::string_view whatToTry(GapCause cause)
+{
+    switch (cause) {
+    case GapCause::Sync:
+        return "A host thread was blocked in a synchronizing call when the GPU ran dry: the host "
+               "drained the GPU and then had to refill it. Try removing the synchronization "
+               "(.item(), .cpu(), blocking copies) or moving it off the critical path.";
+    case GapCause::Host:
+        return "The launch of the work that ended the gap started after the gap began: the GPU "
+               "waited for the CPU to issue work (data loading, Python, scheduling). Try more "
+               "data-loader workers, pinned memory, or overlapping host work with the GPU.";
+    case GapCause::Launch:
+        return "The work was launched before the gap and the gap is within the launch latency: "
+               "fragmentation by small kernels. Try CUDA graphs or kernel fusion.";
+    case GapCause::Dependency:
+        return "The work was launched before the gap but started much later: it waited on "
+               "something else (an event, another stream, a collective, another device).";
+    case GapCause::Unknown:
+        return "No launch information for the work that ended the gap (no correlated API call in "
+               "the trace), so no cause can be suggested.";
+    }
+    return {};
+}
+
 Annotation explainGap(const Trace& trace, const AnalysisResult& result, const Gap& gap)
 {
     Annotation a;

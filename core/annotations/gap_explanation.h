@@ -8,6 +8,8 @@
 #include "core/analysis/analysis.h"
 #include "core/annotations/annotation.h"
 
+#include <string_view>
+
 namespace gapscope {
 
 /// A new, open annotation for `gap`, not yet in any store (its id and times are empty):
@@ -18,5 +20,9 @@ namespace gapscope {
 ///   change (the next experiment) and correctness check, per cause (docs/definitions.md "Gap causes").
 /// Preconditions: `result` is analyze(trace, ...) and `gap` one of result.gaps.
 Annotation explainGap(const Trace& trace, const AnalysisResult& result, const Gap& gap);
+
+/// What a person could try against a gap of this cause, in two sentences: a hypothesis to test, not a verdict
+/// (the viewer's gap details).
+std::string_view whatToTry(GapCause cause);
 
 } // namespace gapscope

@@ -149,24 +149,31 @@ IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, con
     return IoError { path, std::nullopt, sniffed.problem };
 }
 
-IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths)
+IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const ReadFilter& filter)
 {
-    return loadTraceFiles(paths, ReadFilter {});
+    LoadOptions options;
+    options.filter = filter;
+    return loadTraceFiles(paths, options);
 }
 
-IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const ReadFilter& filter)
+IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const LoadOptions& options)
 {
     if (paths.empty())
         return IoError { {}, std::nullopt, "no trace files given" };
     // Together first: each file alone may fit where all of them do not.
-    if (paths.size() > 1 && !filter.active()) {
+    if (paths.size() > 1 && !options.filter.active()) {
         if (auto tooLarge = refuseIfTooLarge(paths))
             return *tooLarge;
     }
+    const IoError canceled { {}, std::nullopt, "canceled" };
     Trace merged;
     bool appended = false;
-    for (const std::string& path : paths) {
-        auto loaded = loadTraceFile(path, {}, filter);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        if (options.stop.stop_requested() || (options.progress && !options.progress(i, paths.size(), paths[i])))
+            return canceled;
+        auto loaded = loadTraceFile(paths[i], options.stop, options.filter);
+        if (options.stop.stop_requested())
+            return canceled;
         if (!loaded)
             return loaded.error();
         if (merged.processes.empty() && merged.lanes.empty()) {

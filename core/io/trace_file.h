@@ -5,6 +5,8 @@
 #include "core/io/common/read_filter.h"
 #include "core/model/trace.h"
 
+#include <cstddef>
+#include <functional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -20,8 +22,23 @@ IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop);
 /// whole; the trace's first warning says what was left out). Chrome JSON and native captures only; the memory
 /// check before the read is skipped, as a filtered load's size is not known from the file's.
 IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, const ReadFilter& filter);
-/// Loads several files (the ranks of one job) into one trace, one process group each.
-IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths);
+
+/// How loadTraceFiles reads, reports its progress and is stopped.
+struct LoadOptions {
+    /// Called before each file is read with its index, the number of files and its path; returning false
+    /// stops the load, as a stop request does.
+    std::function<bool(std::size_t index, std::size_t count, const std::string& path)> progress;
+    /// Checked between files, and by the readers at each window of content or chunk (loadTraceFile).
+    std::stop_token stop;
+    /// What to keep of each file (all of it by default); see loadTraceFile.
+    ReadFilter filter;
+};
+
+/// Loads several files (the ranks of one job) into one trace, one process group each: what the command line
+/// and the viewer load. Several files are first checked together against the memory available (not for a
+/// filtered load). A stopped load is the error "canceled".
+IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const LoadOptions& options = {});
+/// loadTraceFiles with only a filter.
 IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const ReadFilter& filter);
 /// Writes in the format its extension names: `.json`, `.json.gz`, `.gapscope` (the native format).
 IoResult<bool> saveTraceFile(const Trace& trace, const std::string& path);

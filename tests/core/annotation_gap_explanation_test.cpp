@@ -256,5 +256,15 @@ TEST(GapExplanation, AStreamGapNamesItsStreamAndTheBusyOnes)
     EXPECT_NE(a.record.baseline.find("Gap of 38.00 µs on GPU 0 stream 7"), std::string::npos) << a.record.baseline;
 }
 
+TEST(GapExplanation, WhatToTryGivesOneNextStepPerCause)
+{
+    // The viewer's gap details show these; each names the experiment its cause suggests.
+    EXPECT_NE(whatToTry(GapCause::Sync).find("Try removing the synchronization"), std::string_view::npos);
+    EXPECT_NE(whatToTry(GapCause::Host).find("Try more data-loader workers"), std::string_view::npos);
+    EXPECT_NE(whatToTry(GapCause::Launch).find("Try CUDA graphs or kernel fusion."), std::string_view::npos);
+    EXPECT_NE(whatToTry(GapCause::Dependency).find("it waited on something else"), std::string_view::npos);
+    EXPECT_NE(whatToTry(GapCause::Unknown).find("no cause can be suggested"), std::string_view::npos);
+}
+
 } // namespace
 } // namespace gapscope

@@ -50,5 +50,48 @@ TEST(LoadStop, AStoppedAnalysisSaysSoAndMeasuresNoDevice)
     EXPECT_NEAR(full.devices[0].utilization, 0.6057, 0.00005);
 }
 
+TEST(LoadStop, LoadTraceFilesNamesEachFileBeforeReadingItAndStopsWhenProgressSaysSo)
+{
+    const std::vector<std::string> paths { test::dataPath("hta/trace_filter/sampled_rank-0.json.gz"),
+        test::dataPath("hta/trace_filter/sampled_rank-1.json.gz") };
+    std::vector<std::pair<std::size_t, std::string>> seen;
+    LoadOptions options;
+    options.progress = [&](std::size_t i, std::size_t count, const std::string& path) {
+        EXPECT_EQ(count, 2u);
+        seen.emplace_back(i, path);
+        return i == 0; // stop before the second file
+    };
+    const auto stopped = loadTraceFiles(paths, options);
+    ASSERT_FALSE(stopped.ok());
+    EXPECT_EQ(stopped.error().message, "canceled");
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0], std::make_pair(std::size_t { 0 }, paths[0]));
+    EXPECT_EQ(seen[1], std::make_pair(std::size_t { 1 }, paths[1]));
+
+    // Let through, the progress changes nothing: the two ranks, as without it.
+    seen.clear();
+    options.progress = [&](std::size_t i, std::size_t, const std::string& path) {
+        seen.emplace_back(i, path);
+        return true;
+    };
+    const auto both = loadTraceFiles(paths, options);
+    const auto plain = loadTraceFiles(paths);
+    ASSERT_TRUE(both.ok()) << both.error().toString();
+    ASSERT_TRUE(plain.ok()) << plain.error().toString();
+    EXPECT_EQ(seen.size(), 2u);
+    ASSERT_EQ(both.value().processes.size(), 2u);
+    EXPECT_EQ(both.value().eventCount(), plain.value().eventCount());
+
+    // A stop request before the first file: nothing is read.
+    std::stop_source stop;
+    stop.request_stop();
+    seen.clear();
+    options.stop = stop.get_token();
+    const auto none = loadTraceFiles(paths, options);
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.error().message, "canceled");
+    EXPECT_TRUE(seen.empty());
+}
+
 } // namespace
 } // namespace gapscope
