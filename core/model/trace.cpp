@@ -3,6 +3,7 @@
 
 #include "core/model/call_names.h"
 #include "core/model/huge_pages.h"
+#include "core/model/lane_order.h"
 
 #include <algorithm>
 #include <limits>
@@ -83,12 +84,6 @@ ArgsId Trace::addArgs(std::string json)
 }
 
 namespace {
-
-/// Lane order: start ascending, then end descending (an enclosing event before the events it holds).
-bool laneOrder(const Event& a, const Event& b)
-{
-    return a.start != b.start ? a.start < b.start : a.end > b.end;
-}
 
 constexpr bool isApiCall(EventKind kind)
 {

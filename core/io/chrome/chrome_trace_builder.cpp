@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/chrome/chrome_trace_builder.h"
 
+#include "core/io/common/skipped_warnings.h"
+#include "core/model/lane_order.h"
 #include "core/model/synthetic_id.h"
 
 #include <algorithm>
@@ -20,11 +22,6 @@ std::uint64_t mix(std::uint64_t x)
     x *= 0x94d049bb133111ebull;
     x ^= x >> 31;
     return x;
-}
-
-bool byStartThenLongest(const Event& a, const Event& b)
-{
-    return a.start != b.start ? a.start < b.start : a.end > b.end;
 }
 
 int clampToInt(std::int64_t value)
@@ -162,14 +159,13 @@ void ChromeTraceBuilder::addDeviceProperties(int id, std::string name, std::stri
 
 void ChromeTraceBuilder::warnSkipped(std::uint64_t byteOffset, std::string message)
 {
-    ++m_trace.skippedEvents;
-    warn(byteOffset, std::move(message));
+    if (listsSkip(++m_trace.skippedEvents))
+        warn(byteOffset, std::move(message));
 }
 
 void ChromeTraceBuilder::warn(std::uint64_t byteOffset, std::string message)
 {
-    if (m_trace.warnings.size() < kMaxWarnings)
-        m_trace.warnings.push_back(ImportWarning { m_fileName, byteOffset, std::move(message) });
+    m_trace.warnings.push_back(ImportWarning { m_fileName, byteOffset, std::move(message) });
 }
 
 std::int64_t ChromeTraceBuilder::chooseHostPid() const
@@ -301,11 +297,8 @@ Trace ChromeTraceBuilder::finish()
     if (m_filter.active()) // first, and listed past the cap: every figure depends on it
         m_trace.warnings.insert(
             m_trace.warnings.begin(), ImportWarning { m_fileName, 0, m_filter.warning(m_filtered), "the whole file" });
-    if (m_trace.skippedEvents > m_trace.warnings.size() && m_trace.warnings.size() >= kMaxWarnings) {
-        m_trace.warnings.push_back(ImportWarning { m_fileName, 0,
-            std::to_string(m_trace.skippedEvents) + " malformed events were skipped; only the first "
-                + std::to_string(kMaxWarnings) + " warnings are listed" });
-    }
+    if (auto unlisted = unlistedSkipsWarning(m_trace.skippedEvents, "malformed events"))
+        m_trace.warnings.push_back(ImportWarning { m_fileName, 0, std::move(*unlisted) });
 
     const std::int64_t hostPid = chooseHostPid();
     std::unordered_set<std::int64_t> gpuPids;
@@ -397,8 +390,8 @@ Trace ChromeTraceBuilder::finish()
             std::vector<Event>().swap(chunk);
         }
         lane.chunks.clear();
-        if (!std::is_sorted(lane.events.begin(), lane.events.end(), byStartThenLongest))
-            std::stable_sort(lane.events.begin(), lane.events.end(), byStartThenLongest);
+        if (!std::is_sorted(lane.events.begin(), lane.events.end(), laneOrder))
+            std::stable_sort(lane.events.begin(), lane.events.end(), laneOrder);
     }
     bindFlows(lanesByRawKey);
 

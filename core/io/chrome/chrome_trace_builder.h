@@ -101,11 +101,12 @@ public:
     void setRank(int rank) { m_rank = rank; }
     void addDeviceProperties(int id, std::string name, std::string json);
 
-    /// A skipped malformed event: counted, and reported while fewer than kMaxWarnings were.
+    /// A skipped malformed event: counted, and reported while no more than kListedSkips were
+    /// (core/io/common/skipped_warnings.h).
     void warnSkipped(std::uint64_t byteOffset, std::string message);
     /// A warning that is not a skipped malformed event.
     void warn(std::uint64_t byteOffset, std::string message);
-    /// A warning listed even past kMaxWarnings: the file was cut short, and what was loaded is what it held.
+    /// The file was cut short, and what was loaded is what it held.
     void warnEndedEarly(std::uint64_t byteOffset, std::string message)
     {
         m_trace.warnings.push_back(ImportWarning { m_fileName, byteOffset, std::move(message) });
@@ -113,8 +114,6 @@ public:
 
     /// Assigns lanes to processes and devices, applies metadata, binds flows and finalizes the trace.
     Trace finish();
-
-    static constexpr std::size_t kMaxWarnings = 100;
 
 private:
     struct PendingLane {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/native/native_trace_reader.h"
 
+#include "core/io/common/skipped_warnings.h"
 #include "core/io/native/native_byte_source.h"
 #include "core/model/huge_pages.h"
 
@@ -22,8 +23,6 @@ namespace {
 
 constexpr std::uint32_t kUndefined = 0xffffffffu;
 constexpr std::int64_t kTimeLimit = std::int64_t { 1 } << 62;
-/// Bad events past this many get one summary warning instead of one each.
-constexpr std::size_t kMaxDetailedWarnings = 20;
 
 /// EventCode -> EventKind + 1 (0: not a code this build knows). A table, not a switch: kinds alternate
 /// from one record to the next, and a jump table's mispredictions cost a fifth of the parse.
@@ -88,10 +87,8 @@ public:
         if (m_filter.active()) // first: every figure depends on it
             m_trace.warnings.insert(m_trace.warnings.begin(),
                 ImportWarning { m_fileName, 0, m_filter.warning(m_filtered), "the whole file" });
-        if (m_badEvents > kMaxDetailedWarnings) {
-            warn(m_info.bytesLoaded,
-                std::to_string(m_badEvents - kMaxDetailedWarnings) + " more malformed events were skipped");
-        }
+        if (auto unlisted = unlistedSkipsWarning(m_badEvents, "malformed events"))
+            warn(m_info.bytesLoaded, std::move(*unlisted));
         if (m_finalize)
             m_trace.finalize();
         return NativeTraceReader::Capture { std::move(m_trace), std::move(m_info) };
@@ -402,7 +399,7 @@ private:
     void badEvent(std::uint64_t offset, const std::string& why)
     {
         ++m_trace.skippedEvents;
-        if (++m_badEvents <= kMaxDetailedWarnings)
+        if (listsSkip(++m_badEvents))
             warn(offset, "skipped an event: " + why);
     }
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/nsys/nsys_import.h"
+#include "core/io/common/skipped_warnings.h"
+#include "core/model/lane_order.h"
 
 #include <algorithm>
 #include <array>
@@ -38,11 +40,6 @@ std::uint64_t mix(std::uint64_t x)
     x *= 0x94d049bb133111ebull;
     x ^= x >> 31;
     return x;
-}
-
-bool byStartThenLongest(const Event& a, const Event& b)
-{
-    return a.start != b.start ? a.start < b.start : a.end > b.end;
 }
 
 } // namespace
@@ -110,8 +107,7 @@ void NsysImport::warnCutOff()
 void NsysImport::skipRow(std::string_view table, std::uint64_t row, const std::string& why)
 {
     ++m_trace.skippedEvents;
-    constexpr std::uint64_t kMaxSkipWarnings = 20;
-    if (m_skippedWarnings++ < kMaxSkipWarnings)
+    if (listsSkip(++m_skippedRows))
         warn("skipped: " + why,
             "table " + std::string(table) + ", row " + std::to_string(m_rowBase + static_cast<std::int64_t>(row) + 1));
 }
@@ -340,7 +336,7 @@ void NsysImport::absorb(
             std::vector<Event>().swap(from); // the worker's copy goes as soon as it is moved: the peak stays low
         }
         m_trace.skippedEvents += src.skippedEvents;
-        m_skippedWarnings += worker.m_skippedWarnings;
+        m_skippedRows += worker.m_skippedRows;
         m_absorbedMissingNames += worker.m_strings.missing();
         m_trace.warnings.insert(m_trace.warnings.end(), src.warnings.begin(), src.warnings.end());
     }
@@ -375,8 +371,8 @@ void NsysImport::mergeNestedApiDuplicates()
     for (Lane& lane : m_trace.lanes) {
         if (lane.kind != LaneKind::CpuThread || lane.events.empty())
             continue;
-        if (!std::is_sorted(lane.events.begin(), lane.events.end(), byStartThenLongest))
-            std::stable_sort(lane.events.begin(), lane.events.end(), byStartThenLongest);
+        if (!std::is_sorted(lane.events.begin(), lane.events.end(), laneOrder))
+            std::stable_sort(lane.events.begin(), lane.events.end(), laneOrder);
         std::vector<bool> drop;
         open.clear();
         for (std::size_t i = 0; i < lane.events.size(); ++i) {
@@ -439,8 +435,8 @@ Trace NsysImport::finish()
     }
     if (const std::uint64_t missing = m_strings.missing() + m_absorbedMissingNames; missing > 0)
         warn(std::to_string(missing) + " names refer to ids that StringIds lacks: shown as [string N]");
-    if (m_skippedWarnings > 20)
-        warn(std::to_string(m_skippedWarnings - 20) + " more rows were skipped");
+    if (auto unlisted = unlistedSkipsWarning(m_skippedRows, "rows"))
+        warn(std::move(*unlisted));
     if (!m_missing.empty()) {
         std::string text = "tables not in this export (nothing of their kind was recorded or exported): ";
         for (std::size_t i = 0; i < m_missing.size(); ++i)

@@ -183,7 +183,7 @@ private:
     std::uint64_t m_absorbedMissingNames = 0;
 
     std::vector<std::string> m_missing; // "TABLE (what it holds)"
-    std::uint64_t m_skippedWarnings = 0;
+    std::uint64_t m_skippedRows = 0;
     std::uint64_t m_mergedApiRows = 0;
     std::uint64_t m_unclosedRanges = 0;
     bool m_runtimeMissing = false;
