@@ -3,6 +3,7 @@
 // from tests/data/NOTICE.md / ../shared/data/traces/SOURCES.md; figures marked (counted) were counted
 // independently in the JSON with Python's json module (X events of that `cat`; events = X + i entries).
 #include "core/io/chrome/chrome_trace_reader.h"
+#include "tests/core/trace_builder.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -55,12 +56,7 @@ std::optional<EventRef> eventAt(const Trace& trace, LaneIndex lane, TimeNs start
     return EventRef { lane, static_cast<std::uint32_t>(it - events.begin()) };
 }
 
-Trace load(const std::string& relative)
-{
-    auto result = ChromeTraceReader::readFile(test::dataPath(relative));
-    EXPECT_TRUE(result.ok()) << (result.ok() ? std::string() : result.error().toString());
-    return result.ok() ? std::move(result.value()) : Trace {};
-}
+using test::load;
 
 struct RealTraceCase {
     const char* path;

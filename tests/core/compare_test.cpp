@@ -17,13 +17,7 @@ const std::string kResnet4 = "kineto/tb_plugin/samples/resnet50_num_workers_4/wo
 const std::string kHtaControl = "hta/trace_diff/control/control.json.gz";
 const std::string kHtaTest = "hta/trace_diff/test/test.json.gz";
 
-Trace load(const std::string& relative)
-{
-    auto loaded = loadTraceFile(test::dataPath(relative));
-    if (!loaded)
-        throw std::runtime_error(loaded.error().toString());
-    return std::move(loaded.value());
-}
+using test::load;
 
 /// One analyzed run.
 struct Analyzed {

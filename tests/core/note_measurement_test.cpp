@@ -6,6 +6,7 @@
 #include "core/annotations/markdown_report.h"
 #include "core/annotations/note_measurement.h"
 #include "core/io/trace_file.h"
+#include "tests/core/trace_builder.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -17,13 +18,7 @@ constexpr TimeNs kUs = 1000;
 const std::string kResnet0 = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
 const std::string kResnet4 = "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
 
-Trace load(const std::string& relative)
-{
-    auto loaded = loadTraceFile(test::dataPath(relative));
-    if (!loaded)
-        throw std::runtime_error(loaded.error().toString());
-    return std::move(loaded.value());
-}
+using test::load;
 
 /// The note "Explain this gap…" pre-fills for the longest device gap.
 Annotation noteOnLongestGap(const Trace& trace)

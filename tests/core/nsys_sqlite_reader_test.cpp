@@ -6,6 +6,7 @@
 #include "core/analysis/analysis.h"
 #include "core/io/nsys/nsys_sqlite_reader.h"
 #include "core/io/trace_file.h"
+#include "tests/core/trace_builder.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -24,12 +25,7 @@ const std::string kMock = "nsys/nsys-ai/mock.sqlite";
 const std::string kSaxpy = "nsys/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
 const std::string kCloverLeaf = "pipit/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite";
 
-Trace load(const std::string& relative)
-{
-    auto result = loadTraceFile(dataPath(relative));
-    EXPECT_TRUE(result.ok()) << (result.ok() ? std::string() : result.error().toString());
-    return result.ok() ? std::move(result.value()) : Trace {};
-}
+using test::load;
 
 std::vector<const Lane*> lanesOf(const Trace& trace, LaneKind kind)
 {

@@ -5,6 +5,7 @@
 // (computed independently of GapScope from the docs/definitions.md definitions).
 #include "core/analysis/analysis.h"
 #include "core/io/trace_file.h"
+#include "tests/core/trace_builder.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -17,15 +18,7 @@
 namespace gapscope {
 namespace {
 
-Trace load(const std::vector<std::string>& relatives)
-{
-    std::vector<std::string> paths;
-    for (const std::string& r : relatives)
-        paths.push_back(test::dataPath(r));
-    auto result = loadTraceFiles(paths);
-    EXPECT_TRUE(result.ok()) << (result.ok() ? std::string() : result.error().toString());
-    return result.ok() ? std::move(result.value()) : Trace {};
-}
+using test::load;
 
 /// The one device of a process that has GPU activity.
 const DeviceFigures* activeDevice(const AnalysisResult& result, ProcessIndex process)

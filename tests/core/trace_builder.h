@@ -4,12 +4,18 @@
 // Builds minimal traces by hand for analysis tests: one call per event, times in microseconds (so that the
 // worked-out answers in the tests read like the timelines they describe), then build() finalizes.
 
+#include "core/io/trace_file.h"
 #include "core/model/trace.h"
+#include "tests/test_paths.h"
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gapscope::test {
 
@@ -157,6 +163,29 @@ inline LaneIndex streamLaneOf(const Trace& trace, int deviceId, std::int64_t str
             return LaneIndex { l };
     }
     throw std::runtime_error("no such stream lane");
+}
+
+/// The traces at `relatives` under tests/data loaded into one, as `gapscope report` loads them (several: the
+/// ranks of one job); a load error fails the calling test and gives an empty trace.
+inline Trace load(const std::vector<std::string>& relatives)
+{
+    std::vector<std::string> paths;
+    for (const std::string& relative : relatives)
+        paths.push_back(dataPath(relative));
+    auto result = loadTraceFiles(paths);
+    if (!result) {
+        ADD_FAILURE() << result.error().toString();
+        return Trace {};
+    }
+    return std::move(result.value());
+}
+inline Trace load(std::initializer_list<std::string> relatives)
+{
+    return load(std::vector<std::string>(relatives));
+}
+inline Trace load(const std::string& relative)
+{
+    return load(std::vector<std::string> { relative });
 }
 
 } // namespace gapscope::test
