@@ -47,7 +47,7 @@ StepStats stepStatsOf(ProcessIndex process, const std::vector<Step>& steps)
 
 /// An empty run of gaps of `device` (and `stream`) with room for `capacity` (capacity never touched costs
 /// nothing).
-GapRun gapRun(const Trace& trace, DeviceIndex device, PackedOptional<LaneIndex> stream, std::size_t capacity)
+GapRun gapRun(const Trace& trace, DeviceIndex device, std::optional<LaneIndex> stream, std::size_t capacity)
 {
     GapRun run { trace.devices[device.value].process, device, stream, {} };
     run.gaps.reserve(capacity); // on huge pages from 8 MiB up (HugePageAllocator)

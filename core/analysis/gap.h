@@ -4,12 +4,12 @@
 // One idle gap (docs/definitions.md), and the list of every gap an analysis found.
 
 #include "core/model/huge_pages.h"
-#include "core/model/packed_optional.h"
 #include "core/model/trace.h"
 
 #include <cstddef>
 #include <initializer_list>
 #include <iterator>
+#include <optional>
 #include <vector>
 
 namespace gapscope {
@@ -24,9 +24,9 @@ struct Gap {
     ProcessIndex process;
     DeviceIndex device;
     /// Set for a stream gap; none for a device gap (all streams idle).
-    PackedOptional<LaneIndex> stream;
+    std::optional<LaneIndex> stream;
     /// The GPU op that ended the gap (GapEvidence::closingOp); none when no activity follows it.
-    PackedOptional<EventRef> closingOp;
+    std::optional<EventRef> closingOp;
     GapCause cause = GapCause::Unknown;
     TimeNs duration() const { return end - start; }
 };
@@ -36,7 +36,7 @@ struct Gap {
 class StoredGap {
 public:
     StoredGap() = default;
-    StoredGap(TimeNs gapStart, TimeNs gapEnd, PackedOptional<EventRef> closing, GapCause cause)
+    StoredGap(TimeNs gapStart, TimeNs gapEnd, std::optional<EventRef> closing, GapCause cause)
         : start(gapStart)
         , end(gapEnd)
         , m_laneAndCause(packLane(closing) | (static_cast<std::uint32_t>(cause) << kLaneBits))
@@ -53,13 +53,12 @@ public:
     TimeNs start = 0;
     TimeNs end = 0;
     TimeNs duration() const { return end - start; }
-    PackedOptional<EventRef> closingOp() const
+    std::optional<EventRef> closingOp() const
     {
         const std::uint32_t lane = m_laneAndCause & kLaneMask;
-        return lane == kLaneMask ? PackedOptional<EventRef>()
-                                 : PackedOptional<EventRef>(EventRef { { lane }, m_index });
+        return lane == kLaneMask ? std::nullopt : std::optional<EventRef>(EventRef { { lane }, m_index });
     }
-    void setClosingOp(PackedOptional<EventRef> closing)
+    void setClosingOp(std::optional<EventRef> closing)
     {
         m_laneAndCause = packLane(closing) | (m_laneAndCause & ~kLaneMask);
         m_index = closing ? closing->index : 0;
@@ -74,7 +73,7 @@ private:
     // The closing op's lane in the low 29 bits (all ones: no closing op), the cause in the top 3.
     static constexpr int kLaneBits = 29;
     static constexpr std::uint32_t kLaneMask = (1u << kLaneBits) - 1;
-    static std::uint32_t packLane(PackedOptional<EventRef> closing)
+    static std::uint32_t packLane(std::optional<EventRef> closing)
     {
         return closing ? packLane(closing->lane) : kLaneMask;
     }
@@ -89,7 +88,7 @@ static_assert(sizeof(StoredGap) == 24, "a trace can have millions of gaps: keep 
 struct GapRun {
     ProcessIndex process;
     DeviceIndex device;
-    PackedOptional<LaneIndex> stream;
+    std::optional<LaneIndex> stream;
     std::vector<StoredGap, HugePageAllocator<StoredGap>> gaps;
     Gap operator[](std::size_t i) const
     {

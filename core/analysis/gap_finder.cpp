@@ -118,7 +118,7 @@ void GapEmitter::finish()
 
 std::uint32_t GapEmitter::closingCorrelation(const StoredGap& gap) const
 {
-    const PackedOptional<EventRef> closing = gap.closingOp();
+    const std::optional<EventRef> closing = gap.closingOp();
     return closing ? m_classifier.trace().event(*closing).correlation : 0;
 }
 

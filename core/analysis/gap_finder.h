@@ -99,8 +99,7 @@ private:
     [[gnu::always_inline]] void emit(TimeNs start, TimeNs end, const BusySpan* closing)
     {
         const GapCause cause = m_classifier.classify(start, end, closing ? closing->openerCorrelation : 0, m_context);
-        m_out.gaps.emplace_back(
-            start, end, closing ? PackedOptional<EventRef>(closing->opener) : PackedOptional<EventRef>(), cause);
+        m_out.gaps.emplace_back(start, end, closing ? std::optional<EventRef>(closing->opener) : std::nullopt, cause);
         m_idleByCause[static_cast<std::size_t>(cause)] += end - start;
         m_ranking.offer({ end - start, m_emitted++ });
     }
