@@ -177,37 +177,7 @@ private:
     Union m_kernels;
 };
 
-/// A StartOrderMerge read one event at a time, as FewRunsMerge is.
-class ChunkedMerge {
-public:
-    explicit ChunkedMerge(const std::vector<LaneRun>& runs)
-        : m_merge(runs)
-    {
-        nextChunk();
-    }
-    TimeNs nextStart() const { return m_at != m_end ? m_at->start : std::numeric_limits<TimeNs>::max(); }
-    bool done() const { return m_at == m_end; }
-    MergedEvent take()
-    {
-        const MergedEvent out = *m_at;
-        if (++m_at == m_end) [[unlikely]]
-            nextChunk();
-        return out;
-    }
-
-private:
-    void nextChunk()
-    {
-        const std::span<const MergedEvent> chunk = m_merge.next();
-        m_at = chunk.data();
-        m_end = m_at + chunk.size();
-    }
-    StartOrderMerge m_merge;
-    const MergedEvent* m_at = nullptr;
-    const MergedEvent* m_end = nullptr;
-};
-
-/// Sweeps the busiest stream's run and the other streams' events (`others`: FewRunsMerge or ChunkedMerge) in
+/// Sweeps the busiest stream's run and the other streams' events (`others`: FewRunsMerge or HeapMerge) in
 /// start order, the other streams first on equal starts. The busiest stream is read in a tight loop up to the
 /// next other event's start; in a real trace one stream carries most of the work, so most events cost a read
 /// and a well-predicted comparison. All of it is inlined, so that the sweep's running unions stay in registers.
@@ -264,7 +234,8 @@ DeviceMeasure sweepRuns(const Trace& trace, const std::vector<LaneIndex>& lanes,
     const LaneRun main = *busiest;
     runs.erase(busiest);
     // A busiest stream of compute kernels only (Trace::finalize() says so), the usual case: its events are
-    // taken as such, without asking each what it is.
+    // taken as such, without asking each what it is (31ac1bf: 1.22 G -> 1.11 G instructions for the 10 M-event
+    // pass under callgrind).
     const bool mainComputeOnly = trace.lanes[main.lane.value].holdsOnlyComputeKernels();
     if (runs.size() <= FewRunsMerge::kMaxRuns) {
         FewRunsMerge others(runs);
@@ -273,7 +244,7 @@ DeviceMeasure sweepRuns(const Trace& trace, const std::vector<LaneIndex>& lanes,
         else
             sweepMerged<false>(sweep, main, others, slice);
     } else {
-        ChunkedMerge others(runs);
+        HeapMerge others(runs);
         sweepMerged<false>(sweep, main, others, slice);
     }
     return sweep.finish();
@@ -334,7 +305,5 @@ template DeviceMeasure measureDevice<GapEmitter>(const Trace&, const std::vector
     ActivitySet, const IntervalSet&, TimeSlice, GapEmitter&);
 template DeviceMeasure measureDevice<IntervalAppender>(const Trace&, const std::vector<LaneIndex>&, const NameClasses&,
     ActivitySet, const IntervalSet&, TimeSlice, IntervalAppender&);
-template DeviceMeasure measureDevice<DiscardSpans>(const Trace&, const std::vector<LaneIndex>&, const NameClasses&,
-    ActivitySet, const IntervalSet&, TimeSlice, DiscardSpans&);
 
 } // namespace gapscope

@@ -10,7 +10,7 @@ ExposedTime exposedTime(const Trace& trace, DeviceIndex device, const Window& wi
 {
     std::vector<std::string> warnings;
     const NameClasses names(trace, {}, warnings);
-    DiscardSpans sink;
+    IntervalAppender sink; // no `out`: only the figures
     return measureDevice(trace, streamLanesOf(trace, device), names, ActivitySet::All, window.ranges, {}, sink).exposed;
 }
 

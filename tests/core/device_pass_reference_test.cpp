@@ -33,7 +33,7 @@ Generated generate(std::uint32_t seed)
     const ProcessIndex p = trace.addProcess(process);
     const DeviceIndex device = trace.device(p, 0);
     // Every fifth trace has more streams than the device pass merges head by head (FewRunsMerge::kMaxRuns
-    // beside the busiest): those go through the merge tree.
+    // beside the busiest): those go through HeapMerge.
     const int streams = static_cast<int>(seed % 5 == 0 ? between(10, 14) : between(1, 5));
     std::vector<LaneIndex> lanes;
     for (int s = 0; s < streams; ++s)

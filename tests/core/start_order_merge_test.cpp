@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
 namespace gapscope {
@@ -79,37 +80,37 @@ TEST(FewRunsMerge, GivesEveryEventInStartOrderTiesInRunOrder)
     }
 }
 
-TEST(StartOrderMerge, GivesEveryEventInStartOrder)
+TEST(HeapMerge, GivesEveryEventInStartOrderTiesInRunOrder)
 {
-    // The merge tree's order of equal starts follows its shape; the starts themselves must come sorted, and
-    // every event exactly once.
+    // Up to 14 runs: more than FewRunsMerge takes, the case the device pass hands to the heap.
     for (std::uint32_t seed = 1; seed <= 30; ++seed) {
         const std::size_t count = 1 + seed % 14;
         SCOPED_TRACE("seed " + std::to_string(seed) + ", " + std::to_string(count) + " runs");
         const Runs r = randomRuns(seed, count);
-        StartOrderMerge merge(r.runs);
+        HeapMerge merge(r.runs);
         std::vector<std::pair<std::uint32_t, std::uint32_t>> got;
-        std::vector<TimeNs> starts;
-        for (auto chunk = merge.next(); !chunk.empty(); chunk = merge.next()) {
-            for (const MergedEvent& m : chunk) {
-                got.emplace_back(m.lane.value, m.index());
-                starts.push_back(m.start);
-            }
+        TimeNs previous = std::numeric_limits<TimeNs>::min();
+        while (!merge.done()) {
+            const TimeNs next = merge.nextStart();
+            const MergedEvent m = merge.take();
+            EXPECT_EQ(m.start, next);
+            EXPECT_GE(m.start, previous);
+            previous = m.start;
+            got.emplace_back(m.lane.value, m.index());
         }
-        EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end()));
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> expected = expectedOrder(r);
-        std::sort(got.begin(), got.end());
-        std::sort(expected.begin(), expected.end());
-        EXPECT_EQ(got, expected);
+        EXPECT_EQ(merge.nextStart(), std::numeric_limits<TimeNs>::max());
+        EXPECT_EQ(got, expectedOrder(r));
     }
 }
 
 TEST(FewRunsMerge, NoRunsOrOnlyEmptyOnesIsDoneAtOnce)
 {
     EXPECT_TRUE(FewRunsMerge({}).done());
+    EXPECT_TRUE(HeapMerge({}).done());
     std::vector<Event> none;
     const LaneRun empty { LaneIndex { 1 }, none.data(), none.data(), none.data() };
     EXPECT_TRUE(FewRunsMerge({ empty, empty }).done());
+    EXPECT_TRUE(HeapMerge({ empty, empty }).done());
 }
 
 } // namespace
