@@ -21,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QThreadPool>
 
 #include <gtest/gtest.h>
 
@@ -28,6 +29,15 @@ using namespace gapscope;
 using namespace gapscope::timeline;
 
 namespace {
+
+/// Waits until every job on the thread pool (loads and analyses run there, app/mainwindow/latest_job.h) has
+/// ended, then delivers what they queued for the GUI thread: after this, a dropped result had its chance to show.
+void waitForWorkers()
+{
+    ASSERT_TRUE(QThreadPool::globalInstance()->waitForDone(120'000));
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+}
 
 const char* const kResNet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
 
@@ -229,8 +239,9 @@ TEST(MainWindowTest, CancelAbandonsTheLoad)
     QTest::mouseClick(cancel, Qt::LeftButton);
     EXPECT_FALSE(window.isLoading());
     EXPECT_FALSE(cancel->isVisible());
-    // The worker stops at its next step or finishes; either way nothing is shown.
-    QTest::qWait(3000);
+    // The worker stops at its next step or finishes; either way nothing is shown, even once it has ended and
+    // whatever it queued for the GUI thread has been delivered.
+    waitForWorkers();
     EXPECT_EQ(shown.count(), 0);
     EXPECT_EQ(window.trace(), nullptr);
 }
@@ -265,7 +276,7 @@ TEST(MainWindowTest, ANewerLoadDropsTheOlderOne)
     window.openFiles({ small });
     ASSERT_TRUE(shown.wait(60'000));
     // Let the first job finish too: its result must not replace the second.
-    QTest::qWait(3000);
+    waitForWorkers();
     EXPECT_EQ(shown.count(), 1);
     ASSERT_TRUE(window.trace());
     ASSERT_EQ(window.trace()->processes.size(), 1u);
