@@ -43,7 +43,7 @@ struct NoteResults {
 /// Draws the picture of `gapscope export --png`: the lanes over options.window, the gap bands, the
 /// annotations' callouts and a header (with the measured notes' before/after figures), at options.width x
 /// options.height, written to *options.png.
-using PngExporter = std::function<IoResult<bool>(const Trace& trace, const std::vector<Annotation>& annotations,
+using PngExporter = std::function<IoResult<void>(const Trace& trace, const std::vector<Annotation>& annotations,
     const ExportOptions& options, const NoteResults& measured)>;
 /// Installs the renderer. The viewer's renderer needs Qt, which gapscope_cli does not link, so the
 /// executable registers it at start-up when it is built with the viewer; without it --png fails clearly.

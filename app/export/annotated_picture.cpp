@@ -264,7 +264,7 @@ QImage renderPicture(const PictureRequest& request)
     return image;
 }
 
-IoResult<bool> writePicture(const PictureRequest& request, const std::string& path, std::optional<PictureFormat> format)
+IoResult<void> writePicture(const PictureRequest& request, const std::string& path, std::optional<PictureFormat> format)
 {
     if (!format)
         format = pictureFormatFor(path);
@@ -275,7 +275,7 @@ IoResult<bool> writePicture(const PictureRequest& request, const std::string& pa
         QImageWriter writer(file, "png");
         if (!writer.write(renderPicture(request)))
             return IoError { path, std::nullopt, "cannot write the picture: " + writer.errorString().toStdString() };
-        return true;
+        return {};
     }
     QFile out(file);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -301,7 +301,7 @@ IoResult<bool> writePicture(const PictureRequest& request, const std::string& pa
     out.close();
     if (out.error() != QFileDevice::NoError)
         return IoError { path, std::nullopt, "cannot write the picture: " + out.errorString().toStdString() };
-    return true;
+    return {};
 }
 
 } // namespace gapscope::picture

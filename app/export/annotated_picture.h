@@ -97,7 +97,7 @@ QImage renderPicture(const PictureRequest& request);
 
 /// Writes the picture to `path` as `format`, or by the path's extension when nullopt: PNG, or PDF (one
 /// page of the picture's aspect, the same drawing). Errors name the file.
-IoResult<bool> writePicture(
+IoResult<void> writePicture(
     const PictureRequest& request, const std::string& path, std::optional<PictureFormat> format = std::nullopt);
 
 } // namespace gapscope::picture

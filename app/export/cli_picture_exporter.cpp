@@ -69,7 +69,7 @@ IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(const Trace& trace, cons
     return picture;
 }
 
-IoResult<bool> exportPictureForCli(const Trace& trace, const std::vector<Annotation>& annotations,
+IoResult<void> exportPictureForCli(const Trace& trace, const std::vector<Annotation>& annotations,
     const cli::ExportOptions& options, const cli::NoteResults& measured)
 {
     auto picture = prepareCliPicture(trace, annotations, options, measured);

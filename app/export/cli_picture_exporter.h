@@ -33,7 +33,7 @@ IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(const Trace& trace, cons
 /// options.width x options.height and writes it to *options.png (PDF when options.pictureIsPdf).
 /// Creates a QGuiApplication for the call when there is none, on the offscreen platform unless
 /// QT_QPA_PLATFORM says otherwise, so it needs no display. Errors name the file.
-IoResult<bool> exportPictureForCli(const Trace& trace, const std::vector<Annotation>& annotations,
+IoResult<void> exportPictureForCli(const Trace& trace, const std::vector<Annotation>& annotations,
     const cli::ExportOptions& options, const cli::NoteResults& measured = {});
 
 } // namespace gapscope::picture

@@ -190,7 +190,7 @@ void AnnotationStore::restore(Annotation annotation, std::optional<std::size_t> 
         m_document.annotations.begin() + static_cast<std::ptrdiff_t>(at), std::move(annotation));
 }
 
-IoResult<bool> AnnotationStore::save()
+IoResult<void> AnnotationStore::save()
 {
     if (m_savePath.empty()) {
         IoError error { m_sidecarPath, std::nullopt,
@@ -202,7 +202,7 @@ IoResult<bool> AnnotationStore::save()
     return saveAs(m_savePath);
 }
 
-IoResult<bool> AnnotationStore::saveAs(const std::string& path)
+IoResult<void> AnnotationStore::saveAs(const std::string& path)
 {
     const std::string text = serializeAnnotationDocument(m_document);
     auto written = writeFileAtomically(path, text, AtomicFile::Options { path + ".bak" });
@@ -216,7 +216,7 @@ IoResult<bool> AnnotationStore::saveAs(const std::string& path)
     m_savePath = path;
     m_lastSaveError.reset();
     m_dirty = false;
-    return true;
+    return {};
 }
 
 } // namespace gapscope

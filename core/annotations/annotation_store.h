@@ -58,9 +58,9 @@ public:
     std::optional<std::size_t> indexOf(std::string_view id) const;
 
     /// Writes every note to savePath() (atomically, the previous file kept at savePath() + ".bak").
-    IoResult<bool> save();
+    IoResult<void> save();
     /// Writes to `path` instead; on success later saves go there too.
-    IoResult<bool> saveAs(const std::string& path);
+    IoResult<void> saveAs(const std::string& path);
 
     /// Where save() writes.
     const std::string& savePath() const { return m_savePath; }

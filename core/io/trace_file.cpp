@@ -189,7 +189,7 @@ IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const Load
     return merged;
 }
 
-IoResult<bool> saveTraceFile(const Trace& trace, const std::string& path)
+IoResult<void> saveTraceFile(const Trace& trace, const std::string& path)
 {
     if (endsWithIgnoringCase(path, ".json") || endsWithIgnoringCase(path, ".json.gz"))
         return ChromeTraceWriter::writeFile(trace, path);

@@ -41,6 +41,6 @@ IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const Load
 /// loadTraceFiles with only a filter.
 IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const ReadFilter& filter);
 /// Writes in the format its extension names: `.json`, `.json.gz`, `.gapscope` (the native format).
-IoResult<bool> saveTraceFile(const Trace& trace, const std::string& path);
+IoResult<void> saveTraceFile(const Trace& trace, const std::string& path);
 
 } // namespace gapscope

@@ -275,7 +275,7 @@ IoResult<std::vector<RankSummary>> readSummaryFile(const std::string& path)
     return summariesFromJson(text.str(), path);
 }
 
-IoResult<bool> writeSummaryFile(const std::string& path, const std::vector<RankSummary>& summaries)
+IoResult<void> writeSummaryFile(const std::string& path, const std::vector<RankSummary>& summaries)
 {
     return writeFileAtomically(path, summariesToJson(summaries) + "\n");
 }

@@ -23,7 +23,7 @@ IoResult<std::vector<RankSummary>> summariesFromJson(std::string_view text, cons
 
 IoResult<std::vector<RankSummary>> readSummaryFile(const std::string& path);
 /// Writes atomically (the previous file, if any, is replaced whole or not at all).
-IoResult<bool> writeSummaryFile(const std::string& path, const std::vector<RankSummary>& summaries);
+IoResult<void> writeSummaryFile(const std::string& path, const std::vector<RankSummary>& summaries);
 
 /// Whether a path names a summary file (ends with `.summary.json`).
 bool isSummaryFile(std::string_view path);

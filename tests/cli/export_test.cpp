@@ -192,7 +192,7 @@ TEST_F(ExportCommandTest, PngGoesToTheRegisteredRendererWithTheSidecarsNotes)
         seen = options;
         notes = annotations.size();
         lanes = t.lanes.size();
-        return IoResult<bool>(true);
+        return IoResult<void>();
     });
     const std::string picture = dir.file("view.png");
     ASSERT_EQ(run({ trace, "--png", picture, "--window", "steps", "--size", "640x480" }), 0) << err.str();
@@ -206,7 +206,7 @@ TEST_F(ExportCommandTest, PngGoesToTheRegisteredRendererWithTheSidecarsNotes)
     EXPECT_NE(err.str().find("wrote 640x480 picture to " + picture), std::string::npos) << err.str();
 
     setPngExporter([](const Trace&, const std::vector<Annotation>&, const ExportOptions& options, const NoteResults&) {
-        return IoResult<bool>(IoError { *options.png, std::nullopt, "disk full" });
+        return IoResult<void>(IoError { *options.png, std::nullopt, "disk full" });
     });
     EXPECT_EQ(run({ trace, "--png", picture }), 1);
     EXPECT_NE(err.str().find(picture + ": disk full"), std::string::npos) << err.str();

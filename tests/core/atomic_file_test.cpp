@@ -114,7 +114,7 @@ TEST(AtomicFile, FailedWriteReportsTheErrorAndLeavesTheExistingFileIntact)
     TempDir dir;
     const std::string path = dir.file("trace.json");
     writeWholeFile(path, "precious");
-    IoResult<bool> committed = IoError {};
+    IoResult<void> committed = IoError {};
     {
         FileSizeLimit limit(4096); // as if the disk filled up after 4 KiB
         if (!limit.active())

@@ -533,7 +533,7 @@ TEST(SaveTraceFile, FailedWriteLeavesTheExistingFileIntact)
     const std::string before = test::readWholeFile(path);
     auto big = loadTraceFile(dataPath("hta/trace_filter/sampled_rank-0.json.gz"));
     ASSERT_TRUE(big);
-    IoResult<bool> result = true;
+    IoResult<void> result;
     {
         test::FileSizeLimit limit(16 * 1024); // the disk "fills up" after 16 KiB of the ~147 KB output
         if (!limit.active())

@@ -412,7 +412,7 @@ void ChromeTraceWriter::write(const Trace& trace, std::ostream& out)
     TraceJsonEmitter(trace, out).write();
 }
 
-IoResult<bool> ChromeTraceWriter::writeFile(const Trace& trace, const std::string& path)
+IoResult<void> ChromeTraceWriter::writeFile(const Trace& trace, const std::string& path)
 {
     auto file = AtomicFile::create(path);
     if (!file)

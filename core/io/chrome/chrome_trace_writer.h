@@ -17,7 +17,7 @@ class ChromeTraceWriter {
 public:
     static void write(const Trace& trace, std::ostream& out);
     /// Writes atomically (temporary file, then rename); `.gz` names are gzip-compressed.
-    static IoResult<bool> writeFile(const Trace& trace, const std::string& path);
+    static IoResult<void> writeFile(const Trace& trace, const std::string& path);
 };
 
 } // namespace gapscope

@@ -215,7 +215,7 @@ std::ostream& AtomicFile::stream()
     return *m_stream;
 }
 
-IoResult<bool> AtomicFile::commit()
+IoResult<void> AtomicFile::commit()
 {
     if (m_committed || m_fd < 0)
         return fileError(m_path, "internal error: commit() called twice");
@@ -252,10 +252,10 @@ IoResult<bool> AtomicFile::commit()
     m_committed = true;
     fsyncFolder(folderOf(m_path));
     discard();
-    return true;
+    return {};
 }
 
-IoResult<bool> writeFileAtomically(const std::string& path, std::string_view content, AtomicFile::Options options)
+IoResult<void> writeFileAtomically(const std::string& path, std::string_view content, AtomicFile::Options options)
 {
     auto file = AtomicFile::create(path, std::move(options));
     if (!file)

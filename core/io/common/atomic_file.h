@@ -47,7 +47,7 @@ public:
     std::ostream& stream();
     /// Flushes, fsyncs, keeps the backup if asked, renames over the target and fsyncs the folder.
     /// After a failure the target still holds its previous content. Call at most once.
-    IoResult<bool> commit();
+    IoResult<void> commit();
 
     const std::string& path() const { return m_path; }
     const std::string& temporaryPath() const { return m_temporaryPath; }
@@ -67,6 +67,6 @@ private:
 };
 
 /// Convenience for small files: replaces `path` with `content` atomically.
-IoResult<bool> writeFileAtomically(const std::string& path, std::string_view content, AtomicFile::Options options = {});
+IoResult<void> writeFileAtomically(const std::string& path, std::string_view content, AtomicFile::Options options = {});
 
 } // namespace gapscope

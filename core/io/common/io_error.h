@@ -39,4 +39,19 @@ private:
     std::variant<T, IoError> m_data;
 };
 
+/// Success (nothing to hand back) or an IoError: what a write returns.
+template <> class IoResult<void> {
+public:
+    IoResult() = default;
+    IoResult(IoError error)
+        : m_error(std::move(error))
+    { }
+    bool ok() const { return !m_error.has_value(); }
+    explicit operator bool() const { return ok(); }
+    const IoError& error() const { return *m_error; }
+
+private:
+    std::optional<IoError> m_error;
+};
+
 } // namespace gapscope

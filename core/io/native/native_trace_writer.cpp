@@ -268,7 +268,7 @@ bool NativeTraceWriter::write(const Trace& trace, std::ostream& out, const Optio
     return static_cast<bool>(out);
 }
 
-IoResult<bool> NativeTraceWriter::writeFile(const Trace& trace, const std::string& path, const Options& options)
+IoResult<void> NativeTraceWriter::writeFile(const Trace& trace, const std::string& path, const Options& options)
 {
     auto file = AtomicFile::create(path);
     if (!file)

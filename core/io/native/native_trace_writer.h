@@ -24,8 +24,8 @@ public:
     /// Writes the file. Returns false when the stream failed.
     static bool write(const Trace& trace, std::ostream& out, const Options& options);
     /// Writes atomically (temporary file, then rename).
-    static IoResult<bool> writeFile(const Trace& trace, const std::string& path, const Options& options);
-    static IoResult<bool> writeFile(const Trace& trace, const std::string& path)
+    static IoResult<void> writeFile(const Trace& trace, const std::string& path, const Options& options);
+    static IoResult<void> writeFile(const Trace& trace, const std::string& path)
     {
         return writeFile(trace, path, Options {});
     }
