@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/job_overview_painter.h"
 
+#include "core/analysis/analysis.h"
 #include "core/model/time_format.h"
 
 #include <QPainter>
@@ -264,8 +265,12 @@ void JobOverviewPainter::paintLabels(QPainter& painter, const JobOverviewScene& 
     font.setPixelSize(11);
     painter.setFont(font);
     painter.setPen(QColor(40, 40, 40));
-    QString title
-        = QStringLiteral("Job: %1 ranks, %2 collectives").arg(job.rankCount()).arg(job.analysis.collectives.size());
+    // The row labels' utilization is over each rank's own window: the title says which (docs/definitions.md).
+    const std::string_view window = job.rankCount() > 0 ? windowKindName(job.summaryOfRow(0).window) : "gpu";
+    QString title = QStringLiteral("Job: %1 ranks, %2 collectives; %3 window")
+                        .arg(job.rankCount())
+                        .arg(job.analysis.collectives.size())
+                        .arg(QString::fromUtf8(window.data(), static_cast<qsizetype>(window.size())));
     painter.drawText(QRect(labels.left() + 6, scene.rect.top(), labels.width() - 8, kMarkerHeight),
         Qt::AlignVCenter | Qt::AlignLeft, title);
     const auto straggler = job.stragglerRow();
@@ -275,7 +280,8 @@ void JobOverviewPainter::paintLabels(QPainter& painter, const JobOverviewScene& 
             const RankSummary& s = job.summaryOfRow(row);
             const TimeNs span = s.spanNs();
             const double util = span > 0 ? 100.0 * static_cast<double>(s.busyNs()) / static_cast<double>(span) : 0.0;
-            QString text = QStringLiteral("rank %1  %2 %").arg(r.rank).arg(util, 0, 'f', 1);
+            QString text
+                = QStringLiteral("rank %1  %2 %").arg(r.rank).arg(util, 0, 'f', 2); // as Details and the Ranks dock
             if (straggler == row)
                 text += QStringLiteral("  straggler (last %1x)").arg(r.timesLast);
             painter.setPen(straggler == row ? kStraggler : QColor(40, 40, 40));
