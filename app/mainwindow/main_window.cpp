@@ -227,6 +227,7 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     file->addAction(tr("Open &Demo Trace"), this, &MainWindow::openDemo);
+    createPartialLoadActions(file);
     file->addSeparator();
     file->addAction(m_annotations->saveNotesAsAction());
     file->addAction(m_annotations->exportHypothesesAction());
@@ -374,15 +375,16 @@ AnalysisOptions MainWindow::analysisOptions() const
     return options;
 }
 
-quint64 MainWindow::openFiles(const QStringList& files)
+quint64 MainWindow::openFiles(const QStringList& files, const ReadFilter& filter)
 {
     if (JobSession::areSummaryFiles(files)) {
         m_job->openSummaries(files);
         return 0;
     }
     m_pendingFiles = files;
+    m_pendingFilter = filter;
     setLoadingUi(true);
-    return m_loader->load(files, analysisOptions());
+    return m_loader->load(files, analysisOptions(), filter);
 }
 
 quint64 MainWindow::addFiles(const QStringList& files)
@@ -463,6 +465,8 @@ void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
     m_windowSelector->setSelectedRange(std::nullopt);
     m_view->setTrace(m_loaded);
     m_job->setTrace(m_loaded);
+    m_loadedFilter = m_loaded.comparison ? ReadFilter {} : m_pendingFilter;
+    updatePartialLoadControls();
     updateComparisonControls();
     startDiff();
     if (m_loaded.comparison)
@@ -507,6 +511,7 @@ void MainWindow::onLoadFailed(const QString& message)
     }
     m_errorBox->setText(tr("Could not open the trace."));
     m_errorBox->setInformativeText(message);
+    offerPartialLoad(message);
     m_errorBox->show();
     statusBar()->showMessage(message, 10000);
     emit loadFailed(message);

@@ -43,8 +43,15 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Loads files into one timeline (one process group each), replacing what is shown once done.
-    quint64 openFiles(const QStringList& files);
+    /// Loads files into one timeline (one process group each), replacing what is shown once done; `filter`
+    /// keeps only part of them (a trace too large to load whole: main_window_partial_load.cpp).
+    quint64 openFiles(const QStringList& files, const ReadFilter& filter = {});
+    /// What the trace on screen was loaded with: a partial load's filter, or none.
+    const ReadFilter& loadedFilter() const { return m_loadedFilter; }
+    /// "Load GPU Lanes Only" in the error message of a trace too large for memory (hidden otherwise).
+    QAbstractButton* gpuOnlyButton() const { return m_gpuOnlyButton; }
+    /// File › Load Selected Range with All Lanes: enabled on a partial load with a range selected.
+    QAction* loadRangeAction() const { return m_loadRangeAction; }
     /// Loads the files shown now plus these, side by side.
     quint64 addFiles(const QStringList& files);
     void openDemo();
@@ -137,6 +144,10 @@ private:
     void setLoadingUi(bool loading);
     void updateComparisonControls();
     void startDiff();
+    void createPartialLoadActions(QMenu* file);
+    /// Adds "Load GPU Lanes Only" to the error message when the load was refused for lack of memory.
+    void offerPartialLoad(const QString& message);
+    void updatePartialLoadControls();
     /// The analysis's devices, BASE's first in a comparison, and their names with the block ("Base GPU 0").
     std::vector<DeviceFigures> devicesInBlockOrder() const;
     QString blockDeviceName(const DeviceFigures& d) const;
@@ -175,6 +186,10 @@ private:
     RecordDialog* m_recordDialog = nullptr;
     QString m_lastError;
     QStringList m_pendingFiles;
+    ReadFilter m_pendingFilter;
+    ReadFilter m_loadedFilter;
+    QAbstractButton* m_gpuOnlyButton = nullptr;
+    QAction* m_loadRangeAction = nullptr;
 
     timeline::LoadedTrace m_loaded;
     timeline::AnalysisSnapshot m_analysis;

@@ -21,8 +21,8 @@ QString errorText(const IoError& error)
 namespace {
 
 /// Reads the files (one process group each) into one finalized trace, reporting progress from `from` to `to` %.
-std::variant<Trace, QString> readFiles(
-    const QStringList& files, int from, int to, const ProgressCallback& progress, std::stop_token stop)
+std::variant<Trace, QString> readFiles(const QStringList& files, int from, int to, const ProgressCallback& progress,
+    std::stop_token stop, const ReadFilter& filter = {})
 {
     const QString canceled = QStringLiteral("canceled");
     if (files.isEmpty())
@@ -32,6 +32,7 @@ std::variant<Trace, QString> readFiles(
         paths.push_back(file.toStdString());
     LoadOptions loadOptions;
     loadOptions.stop = stop;
+    loadOptions.filter = filter;
     loadOptions.progress = [&](std::size_t i, std::size_t count, const std::string& path) {
         const QString text = QStringLiteral("Reading %1 (%2 of %3)")
                                  .arg(QFileInfo(QString::fromStdString(path)).fileName())
@@ -75,12 +76,12 @@ LoadResult analyzeForDisplay(std::shared_ptr<const Trace> trace, timeline::Loade
 
 } // namespace
 
-LoadResult loadAndAnalyze(
-    const QStringList& files, const AnalysisOptions& options, const ProgressCallback& progress, std::stop_token stop)
+LoadResult loadAndAnalyze(const QStringList& files, const AnalysisOptions& options, const ProgressCallback& progress,
+    std::stop_token stop, const ReadFilter& filter)
 {
     QElapsedTimer timer;
     timer.start();
-    auto read = readFiles(files, 0, 70, progress, stop);
+    auto read = readFiles(files, 0, 70, progress, stop, filter);
     if (auto* problem = std::get_if<QString>(&read))
         return *problem;
     auto trace = std::make_shared<const Trace>(std::move(std::get<Trace>(read)));
@@ -137,10 +138,10 @@ TraceLoader::TraceLoader(QObject* parent)
 // The LatestJob members ask running workers to stop; the workers hold only shared state.
 TraceLoader::~TraceLoader() = default;
 
-quint64 TraceLoader::load(const QStringList& files, const AnalysisOptions& options)
+quint64 TraceLoader::load(const QStringList& files, const AnalysisOptions& options, const ReadFilter& filter)
 {
-    return startLoad([files, options](const ProgressCallback& progress, std::stop_token stop) {
-        return loadAndAnalyze(files, options, progress, std::move(stop));
+    return startLoad([files, options, filter](const ProgressCallback& progress, std::stop_token stop) {
+        return loadAndAnalyze(files, options, progress, std::move(stop), filter);
     });
 }
 

@@ -8,6 +8,7 @@
 #include "app/mainwindow/compared_traces.h"
 #include "app/mainwindow/latest_job.h"
 #include "app/timeline/timeline_data.h"
+#include "core/io/common/read_filter.h"
 
 #include <QObject>
 #include <QStringList>
@@ -40,8 +41,9 @@ enum class AnalysisPurpose {
 /// or chunk, analyze() after each device. The result is then the error "canceled".
 using ProgressCallback = std::function<bool(int percent, const QString& text)>;
 using LoadResult = std::variant<std::shared_ptr<const LoadOutcome>, QString>;
+/// `filter` keeps part of each file (only its GPU lanes, a time range: core/io/common/read_filter.h).
 LoadResult loadAndAnalyze(const QStringList& files, const AnalysisOptions& options, const ProgressCallback& progress,
-    std::stop_token stop = {});
+    std::stop_token stop = {}, const ReadFilter& filter = {});
 
 /// What File › Compare With… loads: NEW (read from `newFiles` unless `fresh` holds it already: a new alignment)
 /// next to the BASE trace on screen.
@@ -66,7 +68,7 @@ public:
     ~TraceLoader() override;
 
     /// Starts loading; a load still running is stopped. Returns the job id.
-    quint64 load(const QStringList& files, const AnalysisOptions& options);
+    quint64 load(const QStringList& files, const AnalysisOptions& options, const ReadFilter& filter = {});
     /// Starts loading a comparison (loadAndCompare()) as load() does: same progress, Cancel and signals.
     quint64 loadComparison(const ComparisonRequest& request, const AnalysisOptions& options);
     /// Re-runs the analysis of a loaded trace (another window, a selected range); a running analysis of the

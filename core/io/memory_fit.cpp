@@ -126,7 +126,7 @@ std::optional<IoError> checkFitsInMemory(const std::vector<std::string>& paths, 
         ? "this " + humanBytes(fileBytes) + " trace"
         : "these " + std::to_string(paths.size()) + " traces (" + humanBytes(fileBytes) + " together)";
     return IoError { paths.front(), std::nullopt,
-        "too large for the memory available: loading " + what + " would take about " + humanBytes(peakBytes)
+        std::string(kTooLargeForMemory) + ": loading " + what + " would take about " + humanBytes(peakBytes)
             + " (estimated from the file size), and " + humanBytes(availableBytes)
             + " is available (MemAvailable in /proc/meminfo, or GAPSCOPE_AVAILABLE_MEMORY). Load it on a machine "
               "with more memory, close other programs, load only its GPU lanes (--gpu-only) or a time range of it "

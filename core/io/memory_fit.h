@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gapscope {
@@ -33,6 +34,9 @@ inline constexpr double kNativePeakPerContentByte = 4.0;
 inline constexpr double kSqlitePeakPerContentByte = 1.25;
 /// Smallest compression ratio assumed for a gzip trace whose trailer's size wrapped around 4 GiB.
 inline constexpr std::uint64_t kMinGzipRatio = 5;
+
+/// How checkFitsInMemory's refusal begins: the viewer offers a partial load (ReadFilter) on it.
+inline constexpr std::string_view kTooLargeForMemory = "too large for the memory available";
 
 /// Estimates the load of one file from its size and first/last bytes; an IoError when it cannot be read.
 IoResult<LoadEstimate> estimateLoad(const std::string& path);
