@@ -2,6 +2,7 @@
 #include "app/cli/report_summaries.h"
 
 #include "app/cli/job_report.h"
+#include "app/cli/report_text.h"
 #include "app/cli/text_columns.h"
 #include "core/model/labels.h"
 #include "core/model/time_format.h"
@@ -61,11 +62,6 @@ std::string rankTitle(const RankSummary& r)
     return processLabel(p);
 }
 
-std::string percent(TimeNs part, TimeNs whole)
-{
-    return percentText(part, whole, 2);
-}
-
 void writeDeviceText(const RankSummary& r, const DeviceSummary& d, std::ostream& out)
 {
     Device device;
@@ -73,20 +69,7 @@ void writeDeviceText(const RankSummary& r, const DeviceSummary& d, std::ostream&
     device.name = d.name;
     out << deviceLabel(device) << ", " << rankTitle(r) << "\n";
     out << "  window       " << windowKindName(r.window) << " [" << d.windowStart << ", " << d.windowEnd << ") ns\n";
-    out << "  span         " << formatDuration(d.spanNs) << "\n";
-    out << "  busy         " << pad(formatDuration(d.busyNs), 12) << " utilization " << percent(d.busyNs, d.spanNs)
-        << "\n";
-    out << "  idle         " << pad(formatDuration(d.idleNs), 12) << " in " << d.gapCount << " gaps\n";
-    out << "  idle by cause\n";
-    for (int c = 0; c < kGapCauseCount; ++c) {
-        out << "    " << pad(std::string(gapCauseName(static_cast<GapCause>(c))), 11)
-            << pad(formatDuration(d.idleByCause[c]), 12) << " " << percent(d.idleByCause[c], d.spanNs) << "\n";
-    }
-    out << "  exposed time\n";
-    const std::pair<const char*, TimeNs> exposed[] = { { "compute", d.exposed.compute },
-        { "communication", d.exposed.communication }, { "memcpy", d.exposed.memcpy }, { "idle", d.exposed.idle } };
-    for (const auto& [name, value] : exposed)
-        out << "    " << pad(name, 14) << pad(formatDuration(value), 12) << " " << percent(value, d.spanNs) << "\n";
+    writeDeviceFigureLines({ d.spanNs, d.busyNs, d.idleNs, d.gapCount, d.idleByCause, d.exposed }, out);
 }
 
 } // namespace

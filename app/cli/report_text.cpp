@@ -34,20 +34,7 @@ void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
     if (d.window.ranges.intervals().size() > 1)
         out << " in " << d.window.ranges.intervals().size() << " ranges";
     out << "\n";
-    out << "  span         " << formatDuration(d.spanNs) << "\n";
-    out << "  busy         " << pad(formatDuration(d.busyNs), 12) << " utilization " << percent(d.busyNs, d.spanNs)
-        << "\n";
-    out << "  idle         " << pad(formatDuration(d.idleNs), 12) << " in " << d.gapCount << " gaps\n";
-    out << "  idle by cause\n";
-    for (int c = 0; c < kGapCauseCount; ++c) {
-        out << "    " << pad(std::string(gapCauseName(static_cast<GapCause>(c))), 11)
-            << pad(formatDuration(d.idleByCause[c]), 12) << " " << percent(d.idleByCause[c], d.spanNs) << "\n";
-    }
-    out << "  exposed time\n";
-    const std::pair<const char*, TimeNs> exposed[] = { { "compute", d.exposed.compute },
-        { "communication", d.exposed.communication }, { "memcpy", d.exposed.memcpy }, { "idle", d.exposed.idle } };
-    for (const auto& [name, value] : exposed)
-        out << "    " << pad(name, 14) << pad(formatDuration(value), 12) << " " << percent(value, d.spanNs) << "\n";
+    writeDeviceFigureLines({ d.spanNs, d.busyNs, d.idleNs, d.gapCount, d.idleByCause, d.exposed }, out);
 }
 
 void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top, std::ostream& out)
@@ -114,6 +101,24 @@ void writeKernels(const AnalysisResult& result, std::size_t top, std::ostream& o
 }
 
 } // namespace
+
+void writeDeviceFigureLines(const DeviceFigureLines& d, std::ostream& out)
+{
+    out << "  span         " << formatDuration(d.spanNs) << "\n";
+    out << "  busy         " << pad(formatDuration(d.busyNs), 12) << " utilization " << percent(d.busyNs, d.spanNs)
+        << "\n";
+    out << "  idle         " << pad(formatDuration(d.idleNs), 12) << " in " << d.gapCount << " gaps\n";
+    out << "  idle by cause\n";
+    for (int c = 0; c < kGapCauseCount; ++c) {
+        out << "    " << pad(std::string(gapCauseName(static_cast<GapCause>(c))), 11)
+            << pad(formatDuration(d.idleByCause[c]), 12) << " " << percent(d.idleByCause[c], d.spanNs) << "\n";
+    }
+    out << "  exposed time\n";
+    const std::pair<const char*, TimeNs> exposed[] = { { "compute", d.exposed.compute },
+        { "communication", d.exposed.communication }, { "memcpy", d.exposed.memcpy }, { "idle", d.exposed.idle } };
+    for (const auto& [name, value] : exposed)
+        out << "    " << pad(name, 14) << pad(formatDuration(value), 12) << " " << percent(value, d.spanNs) << "\n";
+}
 
 void writeTextReport(const Trace& trace, const AnalysisResult& result, const ReportOptions& options, std::ostream& out)
 {
