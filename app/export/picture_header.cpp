@@ -113,7 +113,7 @@ std::vector<FlowItem> deviceItems(const PictureRequest& request)
     for (std::size_t i = 0; i < shown; ++i) {
         const DeviceSummary& d = devices[i];
         items.push_back({ d.label + QLatin1Char(':'), {}, {}, true, true });
-        items.push_back({ QStringLiteral("utilization %1 %").arg(100.0 * d.utilization(), 0, 'f', 1), {}, {}, true });
+        items.push_back({ QStringLiteral("utilization %1 %").arg(100.0 * d.utilization(), 0, 'f', 2), {}, {}, true });
         items.push_back({ QStringLiteral("busy %1, idle %2 in %3 gap(s); idle by likely cause:")
                               .arg(duration(d.busyNs), duration(d.spanNs - d.busyNs))
                               .arg(d.gapCount) });
@@ -153,8 +153,8 @@ std::vector<FlowItem> deviceItems(const PictureRequest& request)
         }
         items.push_back({ QStringLiteral("and %1 more GPU(s): utilization %2 % to %3 %")
                               .arg(devices.size() - shown)
-                              .arg(100.0 * low, 0, 'f', 1)
-                              .arg(100.0 * high, 0, 'f', 1),
+                              .arg(100.0 * low, 0, 'f', 2)
+                              .arg(100.0 * high, 0, 'f', 2),
             {}, {}, false, true });
     }
     return items;
