@@ -45,6 +45,10 @@ Domain* const g_defaultDomain = new Domain();
 std::mutex* g_mutex = new std::mutex(); // guards the lists below
 std::vector<ThreadState*>* g_threads = new std::vector<ThreadState*>();
 std::vector<Domain*>* g_domains = new std::vector<Domain*>();
+// Registered strings by text: NVTX has no unregister, so a handle lives as long as the process; held here it
+// stays reachable (LeakSanitizer reported each one as a leak), and registering one text twice gives one handle.
+std::unordered_map<std::string, RegisteredString*>* g_strings
+    = new std::unordered_map<std::string, RegisteredString*>();
 std::unordered_map<nvtxRangeId_t, std::pair<std::int64_t, OpenRange>>* g_started
     = new std::unordered_map<nvtxRangeId_t, std::pair<std::int64_t, OpenRange>>();
 std::atomic<nvtxRangeId_t> g_nextRangeId { 1 };
@@ -393,7 +397,11 @@ nvtxDomainHandle_t createDomain(std::string name)
 
 nvtxStringHandle_t registerString(std::string text)
 {
-    return reinterpret_cast<nvtxStringHandle_t>(new RegisteredString { std::move(text) });
+    std::lock_guard lock(*g_mutex);
+    auto [it, inserted] = g_strings->try_emplace(text, nullptr);
+    if (inserted)
+        it->second = new RegisteredString { std::move(text) };
+    return reinterpret_cast<nvtxStringHandle_t>(it->second);
 }
 
 namespace {
