@@ -4,6 +4,7 @@
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/gap_explanation.h"
 #include "core/io/trace_file.h"
+#include "tests/cli/cli_run.h"
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
@@ -16,18 +17,11 @@
 namespace gapscope::cli {
 namespace {
 
-struct RunResult {
-    int exitCode;
-    std::string out;
-    std::string err;
-};
+using test::RunResult;
 
 RunResult diff(std::vector<std::string> args)
 {
-    std::ostringstream out;
-    std::ostringstream err;
-    const int code = runDiff(args, out, err);
-    return { code, out.str(), err.str() };
+    return test::run(runDiff, std::move(args));
 }
 
 constexpr std::int64_t kUs = 1000;

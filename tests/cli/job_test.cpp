@@ -2,6 +2,7 @@
 // `gapscope job`, `gapscope summarize` and the Job section of `gapscope report` on the 8-rank param DLRM job.
 // Expected figures: tests/tools/collective_skew.py (see tests/core/job_real_traces_test.cpp).
 #include "app/cli/commands.h"
+#include "tests/cli/cli_run.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -17,19 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-    int exitCode;
-    std::string out;
-    std::string err;
-};
-
-template <typename Command> RunResult run(Command command, std::vector<std::string> args)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    const int code = command(args, out, err);
-    return { code, out.str(), err.str() };
-}
+using test::run;
+using test::RunResult;
 
 const std::string kDlrmDir = "multirank/param_dlrm";
 

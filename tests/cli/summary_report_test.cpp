@@ -2,6 +2,7 @@
 // `gapscope report` and `gapscope diff` on `.summary.json` files: the figures a summary keeps are the figures the
 // traces give. The 8-rank param DLRM job and the ResNet-50 pair of the TensorBoard plugin (tests/data/NOTICE.md).
 #include "app/cli/commands.h"
+#include "tests/cli/cli_run.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -18,19 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct RunResult {
-    int exitCode;
-    std::string out;
-    std::string err;
-};
-
-template <typename Command> RunResult run(Command command, std::vector<std::string> args)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    const int code = command(args, out, err);
-    return { code, out.str(), err.str() };
-}
+using test::run;
+using test::RunResult;
 
 constexpr std::int64_t kUs = 1000;
 const std::string kResnet0
