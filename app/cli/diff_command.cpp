@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <tuple>
 
 namespace gapscope::cli {
 
@@ -158,28 +159,30 @@ LoadOutcome loadRun(const std::string& path, const char* side, const DiffOptions
     return { std::move(run), {} };
 }
 
-/// Loads the runs one after the other, BASE first; the first problem is the one reported.
-bool loadRuns(const DiffOptions& options, std::vector<std::unique_ptr<LoadedRun>>& base,
-    std::vector<std::unique_ptr<LoadedRun>>& fresh, std::string& problem)
+/// Both sides' runs, or the first problem met loading them (BASE first).
+struct LoadedRuns {
+    std::vector<std::unique_ptr<LoadedRun>> base;
+    std::vector<std::unique_ptr<LoadedRun>> fresh;
+    std::string problem; // empty: every run loaded
+};
+
+/// Loads the runs one after the other, BASE first, stopping at the first problem.
+LoadedRuns loadRuns(const DiffOptions& options)
 {
     const bool keepTraces = options.note.has_value();
-    for (const std::string& path : options.baseRuns) {
-        LoadOutcome outcome = loadRun(path, "BASE", options, keepTraces);
-        if (!outcome.run) {
-            problem = outcome.problem;
-            return false;
+    LoadedRuns runs;
+    for (const auto& [paths, side, into] :
+        { std::tuple { &options.baseRuns, "BASE", &runs.base }, std::tuple { &options.newRuns, "NEW", &runs.fresh } }) {
+        for (const std::string& path : *paths) {
+            LoadOutcome outcome = loadRun(path, side, options, keepTraces);
+            if (!outcome.run) {
+                runs.problem = outcome.problem;
+                return runs;
+            }
+            into->push_back(std::move(outcome.run));
         }
-        base.push_back(std::move(outcome.run));
     }
-    for (const std::string& path : options.newRuns) {
-        LoadOutcome outcome = loadRun(path, "NEW", options, keepTraces);
-        if (!outcome.run) {
-            problem = outcome.problem;
-            return false;
-        }
-        fresh.push_back(std::move(outcome.run));
-    }
-    return true;
+    return runs;
 }
 
 std::vector<RunSummary> summariesOf(std::vector<std::unique_ptr<LoadedRun>>& runs)
@@ -237,18 +240,18 @@ int measureNote(
 
 int runDiff(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    std::string error;
-    const auto options = parseDiffOptions(args, error);
+    const auto options = parseDiffOptions(args);
     if (!options) {
-        err << "gapscope diff: " << error << "\n" << usageText("diff");
+        err << "gapscope diff: " << options.error().message << "\n" << usageText("diff");
         return 2;
     }
-    std::vector<std::unique_ptr<LoadedRun>> base;
-    std::vector<std::unique_ptr<LoadedRun>> fresh;
-    if (!loadRuns(*options, base, fresh, error)) {
-        err << "gapscope diff: " << error << "\n";
+    LoadedRuns runs = loadRuns(*options);
+    if (!runs.problem.empty()) {
+        err << "gapscope diff: " << runs.problem << "\n";
         return 1;
     }
+    std::vector<std::unique_ptr<LoadedRun>>& base = runs.base;
+    std::vector<std::unique_ptr<LoadedRun>>& fresh = runs.fresh;
     const auto fromSummaries = [](const std::unique_ptr<LoadedRun>& run) { return run->fromSummaries; };
     const std::size_t summaryRuns = static_cast<std::size_t>(std::count_if(base.begin(), base.end(), fromSummaries)
         + std::count_if(fresh.begin(), fresh.end(), fromSummaries));

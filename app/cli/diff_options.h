@@ -28,7 +28,7 @@ struct DiffOptions {
     std::vector<std::string> newRuns;
 };
 
-/// Parses `diff` arguments. On failure returns nullopt and writes the reason to `error`.
-std::optional<DiffOptions> parseDiffOptions(const std::vector<std::string>& args, std::string& error);
+/// Parses `diff` arguments: the options, or why they are wrong.
+ParseResult<DiffOptions> parseDiffOptions(const std::vector<std::string>& args);
 
 } // namespace gapscope::cli

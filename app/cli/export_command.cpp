@@ -96,10 +96,9 @@ bool hasPngExporter()
 
 int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    std::string error;
-    const auto options = parseExportOptions(args, error);
+    const auto options = parseExportOptions(args);
     if (!options) {
-        err << "gapscope export: " << error << "\n" << usageText("export");
+        err << "gapscope export: " << options.error().message << "\n" << usageText("export");
         return 2;
     }
     // Checked before any work so that a build without the renderer writes nothing rather than half.

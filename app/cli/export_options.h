@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "app/cli/argument_parser.h"
+
 #include "core/analysis/analysis.h"
 #include "core/annotations/annotation.h"
 #include "core/annotations/note_measurement.h"
@@ -31,8 +33,8 @@ struct ExportOptions {
     AnalysisOptions analysis;
 };
 
-/// Parses `export` arguments. On failure returns nullopt and writes the reason to `error`.
-std::optional<ExportOptions> parseExportOptions(const std::vector<std::string>& args, std::string& error);
+/// Parses `export` arguments: the options, or why they are wrong.
+ParseResult<ExportOptions> parseExportOptions(const std::vector<std::string>& args);
 
 /// The notes that name an after trace, measured against it (measureNoteAgainst()) or why they could not be, by id.
 struct NoteResults {

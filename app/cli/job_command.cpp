@@ -9,20 +9,20 @@ namespace gapscope::cli {
 
 int runJob(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    std::string error;
-    const auto options = parseJobOptions(args, error);
+    const auto options = parseJobOptions(args);
     if (!options) {
-        err << "gapscope job: " << error << "\n" << usageText("job");
+        err << "gapscope job: " << options.error().message << "\n" << usageText("job");
         return 2;
     }
-    const std::vector<std::string> files = jobFiles(options->inputs, error);
-    if (files.empty()) {
-        err << "gapscope job: " << error << "\n";
+    const auto files = jobFiles(options->inputs);
+    if (!files) {
+        err << "gapscope job: " << files.error().message << "\n";
         return 1;
     }
     if (options->mpi)
-        return runJobMpi(*options, files, out, err);
-    return writeJobReport(summarizeOnThreads(files, options->analysis, options->threads), *options, out, err);
+        return runJobMpi(options.value(), files.value(), out, err);
+    return writeJobReport(
+        summarizeOnThreads(files.value(), options->analysis, options->threads), options.value(), out, err);
 }
 
 #ifndef GAPSCOPE_HAVE_MPI

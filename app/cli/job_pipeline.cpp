@@ -52,63 +52,35 @@ std::string summaryFileName(const RankSummary& s)
 
 } // namespace
 
-std::optional<JobOptions> parseJobOptions(const std::vector<std::string>& args, std::string& error)
+ParseResult<JobOptions> parseJobOptions(const std::vector<std::string>& args)
 {
     JobOptions options;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        const AnalysisOptionParse shared = parseAnalysisOption(args, i, options.analysis, error);
-        if (shared == AnalysisOptionParse::Failed)
-            return std::nullopt;
-        if (shared == AnalysisOptionParse::Parsed)
-            continue;
-        if (arg == "--json") {
-            options.json = true;
-        } else if (arg == "--mpi") {
-            options.mpi = true;
-        } else if (arg == "-o" || arg == "--threads" || arg == "--top") {
-            if (i + 1 >= args.size()) {
-                error = arg + " needs a value";
-                return std::nullopt;
-            }
-            const std::string& value = args[++i];
-            if (arg == "-o") {
-                options.outputDir = value;
-                continue;
-            }
-            const auto n = parseCount(value);
-            if (!n) {
-                error = arg + " must be a count >= 0, got '" + value + "'";
-                return std::nullopt;
-            }
-            if (arg == "--threads")
-                options.threads = static_cast<unsigned>(*n);
-            else
-                options.top = static_cast<std::size_t>(*n);
-        } else if (arg.starts_with("--") && arg != "--") {
-            error = "unknown option '" + arg + "'";
-            return std::nullopt;
-        } else if (arg != "--") {
-            options.inputs.push_back(arg);
-        }
-    }
-    if (options.inputs.empty()) {
-        error = "no trace or folder given";
+    ArgumentSpec spec;
+    spec.analysisOptions(options.analysis);
+    spec.flag("--json", [&] { options.json = true; });
+    spec.flag("--mpi", [&] { options.mpi = true; });
+    spec.value("-o", [&](const std::string& folder) -> ArgumentCheck {
+        options.outputDir = folder;
         return std::nullopt;
-    }
+    });
+    spec.count("--threads", [&](std::size_t n) { options.threads = static_cast<unsigned>(n); });
+    spec.count("--top", [&](std::size_t n) { options.top = n; });
+    spec.positional([&](const std::string& input) { options.inputs.push_back(input); });
+    if (ArgumentCheck problem = spec.parse(args))
+        return *problem;
+    if (options.inputs.empty())
+        return UsageError { "no trace or folder given" };
     return options;
 }
 
-std::vector<std::string> jobFiles(const std::vector<std::string>& inputs, std::string& error)
+ParseResult<std::vector<std::string>> jobFiles(const std::vector<std::string>& inputs)
 {
     std::vector<std::string> files;
     for (const std::string& input : inputs) {
         std::error_code ec;
         if (!fs::is_directory(input, ec)) {
-            if (!fs::exists(input, ec)) {
-                error = input + ": no such file or folder";
-                return {};
-            }
+            if (!fs::exists(input, ec))
+                return UsageError { input + ": no such file or folder" };
             files.push_back(input);
             continue;
         }
@@ -124,16 +96,14 @@ std::vector<std::string> jobFiles(const std::vector<std::string>& inputs, std::s
             else if (isSummaryFile(name))
                 summaries.push_back(it->path().string());
         }
-        if (ec) {
-            error = input + ": " + ec.message();
-            return {};
-        }
+        if (ec)
+            return UsageError { input + ": " + ec.message() };
         std::vector<std::string>& found = traces.empty() ? summaries : traces;
         std::sort(found.begin(), found.end());
         files.insert(files.end(), found.begin(), found.end());
     }
     if (files.empty())
-        error = "no trace files found";
+        return UsageError { "no trace files found" };
     return files;
 }
 

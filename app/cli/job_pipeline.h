@@ -5,6 +5,7 @@
 // summary of one file as text (what a worker hands back: the same bytes whether it crossed MPI or not), and the
 // report of the gathered summaries. So the two runs write the same report, byte for byte.
 
+#include "app/cli/argument_parser.h"
 #include "core/analysis/analysis.h"
 
 #include <optional>
@@ -28,13 +29,14 @@ struct JobOptions {
     std::vector<std::string> inputs;
 };
 
-/// Parses `job` arguments; nullopt with `error` on failure.
-std::optional<JobOptions> parseJobOptions(const std::vector<std::string>& args, std::string& error);
+/// Parses `job` arguments: the options, or why they are wrong.
+ParseResult<JobOptions> parseJobOptions(const std::vector<std::string>& args);
 
 /// The files of the job: each named file, and in each named folder (recursively) its trace files (`.json`,
 /// `.json.gz`, `.gapscope`; not the notes' `.gapscope.json`, not `.summary.json`), or its summaries when it holds
-/// no trace; sorted within a folder. Empty with `error` when an input does not exist or nothing is found.
-std::vector<std::string> jobFiles(const std::vector<std::string>& inputs, std::string& error);
+/// no trace; sorted within a folder. An error when an input does not exist, a folder cannot be read, or nothing is
+/// found.
+ParseResult<std::vector<std::string>> jobFiles(const std::vector<std::string>& inputs);
 
 /// What a worker hands back for one file: its summary document as JSON text (summary_json.h), or why there is
 /// none. Text, so that the MPI run and the thread-pool run give rank 0 the same bytes.

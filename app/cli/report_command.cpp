@@ -15,10 +15,9 @@ namespace gapscope::cli {
 
 int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    std::string error;
-    const auto options = parseReportOptions(args, error);
+    const auto options = parseReportOptions(args);
     if (!options) {
-        err << "gapscope report: " << error << "\n" << usageText("report");
+        err << "gapscope report: " << options.error().message << "\n" << usageText("report");
         return 2;
     }
     const auto summaries = std::count_if(

@@ -1,41 +1,31 @@
 // SPDX-License-Identifier: MIT
 // `gapscope summarize TRACE... -o OUT.summary.json`: one compact summary per rank (core/summary/).
+#include "app/cli/argument_parser.h"
 #include "app/cli/command_usage.h"
 #include "app/cli/commands.h"
-#include "app/cli/report_options.h"
 #include "core/summary/summary_json.h"
 
 namespace gapscope::cli {
-
-namespace { } // namespace
 
 int runSummarize(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     AnalysisOptions analysis;
     std::optional<std::string> output;
     std::vector<std::string> traces;
-    std::string error;
-    for (std::size_t i = 0; i < args.size() && error.empty(); ++i) {
-        const AnalysisOptionParse shared = parseAnalysisOption(args, i, analysis, error);
-        if (shared != AnalysisOptionParse::NotAnalysisOption)
-            continue;
-        if (args[i] == "-o") {
-            if (i + 1 < args.size())
-                output = args[++i];
-            else
-                error = "-o needs a value";
-        } else if (args[i].starts_with("--") && args[i] != "--") {
-            error = "unknown option '" + args[i] + "'";
-        } else if (args[i] != "--") {
-            traces.push_back(args[i]);
-        }
-    }
-    if (error.empty() && traces.empty())
-        error = "no trace given";
-    if (error.empty() && !output)
-        error = "no output given (-o OUT.summary.json)";
-    if (!error.empty()) {
-        err << "gapscope summarize: " << error << "\n" << usageText("summarize");
+    ArgumentSpec spec;
+    spec.analysisOptions(analysis);
+    spec.value("-o", [&](const std::string& path) -> ArgumentCheck {
+        output = path;
+        return std::nullopt;
+    });
+    spec.positional([&](const std::string& trace) { traces.push_back(trace); });
+    ArgumentCheck problem = spec.parse(args);
+    if (!problem && traces.empty())
+        problem = UsageError { "no trace given" };
+    if (!problem && !output)
+        problem = UsageError { "no output given (-o OUT.summary.json)" };
+    if (problem) {
+        err << "gapscope summarize: " << problem->message << "\n" << usageText("summarize");
         return 2;
     }
     std::vector<RankSummary> summaries;

@@ -234,15 +234,14 @@ std::optional<RecordRequest> RecordDialog::requestFromForm(QString& error) const
 {
     RecordRequest request;
     capture::RecordOptions& options = request.options;
-    std::string message;
-    const auto splitArgs = splitArguments(m_arguments->text().toStdString(), message);
+    const auto splitArgs = splitArguments(m_arguments->text().toStdString());
     if (!splitArgs) {
-        error = tr("Arguments: %1").arg(QString::fromStdString(message));
+        error = tr("Arguments: %1").arg(QString::fromStdString(splitArgs.error().message));
         return std::nullopt;
     }
-    const auto environment = parseEnvironmentChanges(m_environment->toPlainText().toStdString(), message);
+    const auto environment = parseEnvironmentChanges(m_environment->toPlainText().toStdString());
     if (!environment) {
-        error = tr("Environment: %1").arg(QString::fromStdString(message));
+        error = tr("Environment: %1").arg(QString::fromStdString(environment.error().message));
         return std::nullopt;
     }
     const QString workingDirectory = m_workingDirectory->text().trimmed();
@@ -266,6 +265,7 @@ std::optional<RecordRequest> RecordDialog::requestFromForm(QString& error) const
             path = value.value_or(std::string());
     }
     options.program = m_program->text().trimmed().toStdString();
+    std::string message;
     if (!capture::findProgram(options.program, workingDirectory.toStdString(), path, message)) {
         error = tr("Cannot record: %1").arg(QString::fromStdString(message));
         return std::nullopt;

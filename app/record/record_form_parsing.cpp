@@ -35,7 +35,7 @@ bool isVariableName(std::string_view name)
 
 } // namespace
 
-std::optional<std::vector<std::string>> splitArguments(std::string_view line, std::string& error)
+cli::ParseResult<std::vector<std::string>> splitArguments(std::string_view line)
 {
     std::vector<std::string> words;
     std::string word;
@@ -49,16 +49,14 @@ std::optional<std::vector<std::string>> splitArguments(std::string_view line, st
             inWord = false;
         } else if (c == '\\') {
             if (i + 1 >= line.size()) {
-                error = "the arguments end with a lone backslash";
-                return std::nullopt;
+                return cli::UsageError { "the arguments end with a lone backslash" };
             }
             word += line[++i];
             inWord = true;
         } else if (c == '\'') {
             const std::size_t close = line.find('\'', i + 1);
             if (close == std::string_view::npos) {
-                error = "a single quote is not closed (at character " + std::to_string(i + 1) + ")";
-                return std::nullopt;
+                return cli::UsageError { "a single quote is not closed (at character " + std::to_string(i + 1) + ")" };
             }
             word.append(line.substr(i + 1, close - i - 1));
             i = close;
@@ -87,8 +85,8 @@ std::optional<std::vector<std::string>> splitArguments(std::string_view line, st
                 word += d;
             }
             if (!closed) {
-                error = "a double quote is not closed (at character " + std::to_string(open + 1) + ")";
-                return std::nullopt;
+                return cli::UsageError { "a double quote is not closed (at character " + std::to_string(open + 1)
+                    + ")" };
             }
             inWord = true;
         } else {
@@ -101,7 +99,7 @@ std::optional<std::vector<std::string>> splitArguments(std::string_view line, st
     return words;
 }
 
-std::optional<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_view text, std::string& error)
+cli::ParseResult<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_view text)
 {
     std::vector<EnvironmentChange> changes;
     int lineNumber = 0;
@@ -115,25 +113,23 @@ std::optional<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::strin
         if (line.empty() || line.front() == '#')
             continue;
         const auto fail = [&](const std::string& why) {
-            error = "environment line " + std::to_string(lineNumber) + " (" + std::string(line) + "): " + why;
+            return cli::UsageError { "environment line " + std::to_string(lineNumber) + " (" + std::string(line)
+                + "): " + why };
         };
         if (line.front() == '-') {
             const std::string_view name = trimmed(line.substr(1));
             if (!isVariableName(name)) {
-                fail("-NAME unsets a variable; '" + std::string(name) + "' is not a variable name");
-                return std::nullopt;
+                return fail("-NAME unsets a variable; '" + std::string(name) + "' is not a variable name");
             }
             changes.emplace_back(std::string(name), std::nullopt);
         } else {
             const std::size_t equals = line.find('=');
             if (equals == std::string_view::npos) {
-                fail("write NAME=value to set a variable, or -NAME to unset it");
-                return std::nullopt;
+                return fail("write NAME=value to set a variable, or -NAME to unset it");
             }
             const std::string_view name = line.substr(0, equals);
             if (!isVariableName(name)) {
-                fail("'" + std::string(name) + "' is not a variable name (letters, digits and _)");
-                return std::nullopt;
+                return fail("'" + std::string(name) + "' is not a variable name (letters, digits and _)");
             }
             changes.emplace_back(std::string(name), std::string(line.substr(equals + 1)));
         }

@@ -5,6 +5,8 @@
 // environment changes and the default name of the recording. Plain functions, so that the rules are
 // tested without a dialog.
 
+#include "app/cli/parse_result.h"
+
 #include <ctime>
 #include <optional>
 #include <string>
@@ -17,8 +19,8 @@ namespace gapscope::app {
 /// Splits an arguments line as a POSIX shell would, without expansions: blanks separate words,
 /// '...' keeps everything literally, "..." keeps everything but \" \\ \$ \` (and a backslash before a
 /// newline), a backslash outside quotes keeps the next character. `"" ''` are empty words.
-/// Returns nullopt with `error` set for an unterminated quote or a trailing backslash.
-std::optional<std::vector<std::string>> splitArguments(std::string_view line, std::string& error);
+/// An unterminated quote or a trailing backslash is an error.
+cli::ParseResult<std::vector<std::string>> splitArguments(std::string_view line);
 
 /// One change to the program's environment: a value sets the variable, nullopt unsets it.
 using EnvironmentChange = std::pair<std::string, std::optional<std::string>>;
@@ -26,8 +28,8 @@ using EnvironmentChange = std::pair<std::string, std::optional<std::string>>;
 /// Parses the environment box, one change a line: `NAME=value` sets (the value is taken as written,
 /// spaces and further '=' included), `-NAME` unsets. Blank lines and lines starting with '#' are
 /// skipped; spaces around a line are ignored. A NAME must be letters, digits and '_', not starting
-/// with a digit. Returns nullopt with `error` naming the line for anything else.
-std::optional<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_view text, std::string& error);
+/// with a digit. Anything else is an error that names the line.
+cli::ParseResult<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_view text);
 
 /// "gapscope-YYYYmmdd-HHMMSS.gapscope" for a local time, the name `gapscope record` gives.
 std::string defaultRecordingName(std::time_t when);

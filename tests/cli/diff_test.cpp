@@ -230,14 +230,13 @@ TEST(DiffCommand, BadOptionsExitTwo)
 
 TEST(DiffOptions, TwoRunsOrTwoListsAroundTheSeparator)
 {
-    std::string error;
-    const auto two = parseDiffOptions({ "--top", "3", "a", "b" }, error);
-    ASSERT_TRUE(two) << error;
+    const auto two = parseDiffOptions({ "--top", "3", "a", "b" });
+    ASSERT_TRUE(two) << two.error().message;
     EXPECT_EQ(two->baseRuns, std::vector<std::string> { "a" });
     EXPECT_EQ(two->newRuns, std::vector<std::string> { "b" });
     EXPECT_EQ(two->top, 3u);
-    const auto lists = parseDiffOptions({ "a1", "a2", "--", "b1", "--fail-if-slower", "2.5", "b2", "b3" }, error);
-    ASSERT_TRUE(lists) << error;
+    const auto lists = parseDiffOptions({ "a1", "a2", "--", "b1", "--fail-if-slower", "2.5", "b2", "b3" });
+    ASSERT_TRUE(lists) << lists.error().message;
     EXPECT_EQ(lists->baseRuns, (std::vector<std::string> { "a1", "a2" }));
     EXPECT_EQ(lists->newRuns, (std::vector<std::string> { "b1", "b2", "b3" }));
     EXPECT_DOUBLE_EQ(*lists->failIfSlowerPercent, 2.5);

@@ -34,9 +34,8 @@ class ExportOptionsAccept : public ::testing::TestWithParam<GoodArgs> { };
 TEST_P(ExportOptionsAccept, Parses)
 {
     const GoodArgs& c = GetParam();
-    std::string error;
-    const auto options = parseExportOptions(c.args, error);
-    ASSERT_TRUE(options) << error;
+    const auto options = parseExportOptions(c.args);
+    ASSERT_TRUE(options) << options.error().message;
     EXPECT_EQ(options->trace, "t.json");
     EXPECT_EQ(options->markdown, c.markdown);
     EXPECT_EQ(options->png, c.png);
@@ -66,9 +65,9 @@ class ExportOptionsReject : public ::testing::TestWithParam<BadArgs> { };
 
 TEST_P(ExportOptionsReject, SaysWhy)
 {
-    std::string error;
-    EXPECT_FALSE(parseExportOptions(GetParam().args, error));
-    EXPECT_EQ(error, GetParam().error);
+    const auto options = parseExportOptions(GetParam().args);
+    ASSERT_FALSE(options);
+    EXPECT_EQ(options.error().message, GetParam().error);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, ExportOptionsReject,

@@ -140,9 +140,9 @@ class ReportOptionsReject : public ::testing::TestWithParam<BadOption> { };
 
 TEST_P(ReportOptionsReject, WithAReason)
 {
-    std::string error;
-    EXPECT_FALSE(parseReportOptions(GetParam().args, error).has_value());
-    EXPECT_EQ(error, GetParam().message);
+    const auto options = parseReportOptions(GetParam().args);
+    ASSERT_FALSE(options.ok());
+    EXPECT_EQ(options.error().message, GetParam().message);
     std::ostringstream out;
     std::ostringstream err;
     EXPECT_EQ(runReport(GetParam().args, out, err), 2);
@@ -173,10 +173,9 @@ INSTANTIATE_TEST_SUITE_P(Cases, ParseTime,
 
 TEST(ReportOptions, ExplicitWindowAndThreshold)
 {
-    std::string error;
-    const auto options = parseReportOptions(
-        { "--window", "1ms:3ms", "--launch-threshold-us", "12.5", "--warmup", "2", "t.json" }, error);
-    ASSERT_TRUE(options.has_value()) << error;
+    const auto options
+        = parseReportOptions({ "--window", "1ms:3ms", "--launch-threshold-us", "12.5", "--warmup", "2", "t.json" });
+    ASSERT_TRUE(options.ok()) << options.error().message;
     EXPECT_EQ(options->analysis.window.kind, WindowKind::Explicit);
     EXPECT_EQ(options->analysis.window.explicitStart, 1000000);
     EXPECT_EQ(options->analysis.window.explicitEnd, 3000000);

@@ -46,23 +46,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size == 0)
         return 0;
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-    std::string error;
     if (data[0] % 2 == 0) {
-        const auto words = app::splitArguments(text, error);
+        const auto words = app::splitArguments(text);
         if (!words) {
-            fuzz::require(!error.empty());
+            fuzz::require(!words.error().message.empty());
             return 0;
         }
         std::string line;
         for (const std::string& word : *words)
             line += shellQuote(word) + ' ';
-        std::string againError;
-        const auto again = app::splitArguments(line, againError);
+        const auto again = app::splitArguments(line);
         fuzz::require(again && *again == *words);
     } else {
-        const auto changes = app::parseEnvironmentChanges(text, error);
+        const auto changes = app::parseEnvironmentChanges(text);
         if (!changes) {
-            fuzz::require(!error.empty());
+            fuzz::require(!changes.error().message.empty());
             return 0;
         }
         for (const auto& change : *changes)

@@ -24,10 +24,9 @@ class RecordFormParsingSplitTest : public ::testing::TestWithParam<SplitCase> { 
 TEST_P(RecordFormParsingSplitTest, SplitsAsAShellWould)
 {
     const SplitCase& c = GetParam();
-    std::string error;
-    const auto words = gapscope::app::splitArguments(c.line, error);
-    EXPECT_EQ(words, c.words) << c.line;
-    EXPECT_EQ(error, c.error) << c.line;
+    const auto words = gapscope::app::splitArguments(c.line);
+    EXPECT_EQ(words ? std::optional(*words) : std::nullopt, c.words) << c.line;
+    EXPECT_EQ(words ? std::string() : words.error().message, c.error) << c.line;
 }
 
 INSTANTIATE_TEST_SUITE_P(RecordFormCases, RecordFormParsingSplitTest,
@@ -59,10 +58,9 @@ class RecordFormParsingEnvironmentTest : public ::testing::TestWithParam<Environ
 TEST_P(RecordFormParsingEnvironmentTest, ParsesSetsAndUnsets)
 {
     const EnvironmentCase& c = GetParam();
-    std::string error;
-    const auto changes = gapscope::app::parseEnvironmentChanges(c.text, error);
-    EXPECT_EQ(changes, c.changes) << c.text;
-    EXPECT_EQ(error, c.error) << c.text;
+    const auto changes = gapscope::app::parseEnvironmentChanges(c.text);
+    EXPECT_EQ(changes ? std::optional(*changes) : std::nullopt, c.changes) << c.text;
+    EXPECT_EQ(changes ? std::string() : changes.error().message, c.error) << c.text;
 }
 
 INSTANTIATE_TEST_SUITE_P(RecordFormCases, RecordFormParsingEnvironmentTest,

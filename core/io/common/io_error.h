@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/result.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
-#include <variant>
 
 namespace gapscope {
 
@@ -20,38 +20,7 @@ struct IoError {
     std::string toString() const;
 };
 
-/// A value or an IoError. Core never throws across its API for bad input.
-template <typename T> class IoResult {
-public:
-    IoResult(T value)
-        : m_data(std::move(value))
-    { }
-    IoResult(IoError error)
-        : m_data(std::move(error))
-    { }
-    bool ok() const { return std::holds_alternative<T>(m_data); }
-    explicit operator bool() const { return ok(); }
-    T& value() { return std::get<T>(m_data); }
-    const T& value() const { return std::get<T>(m_data); }
-    const IoError& error() const { return std::get<IoError>(m_data); }
-
-private:
-    std::variant<T, IoError> m_data;
-};
-
-/// Success (nothing to hand back) or an IoError: what a write returns.
-template <> class IoResult<void> {
-public:
-    IoResult() = default;
-    IoResult(IoError error)
-        : m_error(std::move(error))
-    { }
-    bool ok() const { return !m_error.has_value(); }
-    explicit operator bool() const { return ok(); }
-    const IoError& error() const { return *m_error; }
-
-private:
-    std::optional<IoError> m_error;
-};
+/// A value or an IoError (void: success or an IoError). Core never throws across its API for bad input.
+template <typename T> using IoResult = Result<T, IoError>;
 
 } // namespace gapscope
