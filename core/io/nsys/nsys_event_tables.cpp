@@ -135,14 +135,10 @@ void NsysImport::readGpuActivity(NsysTable table, RowRange range)
     default:
         return;
     }
-    auto statement = select(*name, columns, range.whereClause());
-    if (!statement)
-        return;
     beginTable(*name, range);
-    SqliteStatement& s = *statement;
     std::array<StringId, 8> syncNames {};
     std::map<std::tuple<int, std::int64_t, std::int64_t>, StringId> copyNames;
-    forEachRow(*name, s, [&](std::uint64_t row) {
+    scanRows(*name, columns, range.whereClause(), [&](const SqliteRow& s, std::uint64_t row) {
         Event e;
         e.start = s.integer(0);
         e.end = s.integer(1);
@@ -214,28 +210,24 @@ void NsysImport::readApiCalls(NsysTable table, RowRange range)
     const auto name = tableName(table);
     if (!name)
         return;
-    auto statement = select(*name,
+    beginTable(*name, range);
+    const bool driverTable = table == NsysTable::Driver;
+    scanRows(*name,
         { { "start", true }, { "end", true }, { "globalTid", false }, { "correlationId", false }, { "nameId", true },
             { "eventClass", false } },
-        range.whereClause());
-    if (!statement)
-        return;
-    beginTable(*name, range);
-    SqliteStatement& s = *statement;
-    const bool driverTable = table == NsysTable::Driver;
-    forEachRow(*name, s, [&](std::uint64_t row) {
-        Event e;
-        e.start = s.integer(0);
-        e.end = s.integer(1);
-        if (e.end < e.start) {
-            skipRow(*name, row, "it ends before it starts");
-            return;
-        }
-        e.correlation = correlationOf(s.integer(3));
-        e.name = m_strings.apiName(s.integer(4), m_trace);
-        e.kind = driverTable || s.integer(5) == kCudaDriverClass ? EventKind::DriverApi : EventKind::RuntimeApi;
-        addEvent(threadLane(s.integer(2)), e);
-    });
+        range.whereClause(), [&](const SqliteRow& s, std::uint64_t row) {
+            Event e;
+            e.start = s.integer(0);
+            e.end = s.integer(1);
+            if (e.end < e.start) {
+                skipRow(*name, row, "it ends before it starts");
+                return;
+            }
+            e.correlation = correlationOf(s.integer(3));
+            e.name = m_strings.apiName(s.integer(4), m_trace);
+            e.kind = driverTable || s.integer(5) == kCudaDriverClass ? EventKind::DriverApi : EventKind::RuntimeApi;
+            addEvent(threadLane(s.integer(2)), e);
+        });
 }
 
 void NsysImport::readNvtx()

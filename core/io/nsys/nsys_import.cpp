@@ -112,11 +112,10 @@ void NsysImport::skipRow(std::string_view table, std::uint64_t row, const std::s
             "table " + std::string(table) + ", row " + std::to_string(m_rowBase + static_cast<std::int64_t>(row) + 1));
 }
 
-std::optional<SqliteStatement> NsysImport::select(
-    std::string_view table, const std::vector<Column>& columns, std::string_view tail)
+std::optional<std::string> NsysImport::columnList(std::string_view table, const std::vector<Column>& columns)
 {
     const std::vector<std::string> present = m_db.columns(table);
-    std::string sql = "SELECT ";
+    std::string list;
     for (std::size_t i = 0; i < columns.size(); ++i) {
         const Column& c = columns[i];
         const bool found = std::find(present.begin(), present.end(), c.name) != present.end();
@@ -127,12 +126,19 @@ std::optional<SqliteStatement> NsysImport::select(
             return std::nullopt;
         }
         if (i)
-            sql += ", ";
-        sql += found ? "\"" + std::string(c.name) + "\"" : std::string("NULL");
+            list += ", ";
+        list += found ? "\"" + std::string(c.name) + "\"" : std::string("NULL");
     }
-    sql += " FROM \"" + std::string(table) + "\"";
-    sql += tail;
-    auto statement = m_db.prepare(sql);
+    return list;
+}
+
+std::optional<SqliteStatement> NsysImport::select(
+    std::string_view table, const std::vector<Column>& columns, std::string_view tail)
+{
+    const std::optional<std::string> list = columnList(table, columns);
+    if (!list)
+        return std::nullopt;
+    auto statement = m_db.prepare("SELECT " + *list + " FROM \"" + std::string(table) + "\"" + std::string(tail));
     if (!statement)
         warn("cannot be read: " + m_db.lastError(), "table " + std::string(table));
     return statement;

@@ -114,8 +114,14 @@ private:
     };
     std::optional<SqliteStatement> select(
         std::string_view table, const std::vector<Column>& columns, std::string_view tail = {});
+    /// The wanted columns, quoted and comma-separated, as select() puts them.
+    std::optional<std::string> columnList(std::string_view table, const std::vector<Column>& columns);
     /// Reads every row; false on a read error (noted, the rows before it are kept).
     template <typename OnRow> void forEachRow(std::string_view table, SqliteStatement& statement, OnRow&& onRow);
+    /// The same for the large tables: every row of `SELECT columns FROM table tail` into onRow(row, index) by
+    /// SqliteDatabase::scan, without a step per row. Problems are noted as select() and forEachRow() note them.
+    template <typename OnRow>
+    void scanRows(std::string_view table, const std::vector<Column>& columns, std::string_view tail, OnRow&& onRow);
 
     /// The name the export gives a table, or nullopt (noted as missing) when it has none of nsys's names.
     std::optional<std::string_view> tableName(NsysTable table);
@@ -212,6 +218,37 @@ template <typename OnRow> void NsysImport::forEachRow(std::string_view table, Sq
             return;
         }
         onRow(row);
+    }
+}
+
+template <typename OnRow>
+void NsysImport::scanRows(
+    std::string_view table, const std::vector<Column>& columns, std::string_view tail, OnRow&& onRow)
+{
+    const std::optional<std::string> list = columnList(table, columns);
+    if (!list)
+        return;
+    struct Context {
+        std::remove_reference_t<OnRow>* onRow;
+        std::uint64_t row;
+    };
+    Context context { &onRow, 0 };
+    const SqliteDatabase::RowVisitor visit = [](void* c, const SqliteRow& row) {
+        auto& ctx = *static_cast<Context*>(c);
+        (*ctx.onRow)(row, ctx.row++);
+    };
+    std::uint64_t rows = 0;
+    switch (m_db.scan(*list, "FROM \"" + std::string(table) + "\"" + std::string(tail), visit, &context, rows)) {
+    case SqliteDatabase::ScanEnd::Done:
+        return;
+    case SqliteDatabase::ScanEnd::NotPrepared:
+        warn("cannot be read: " + m_db.lastError(), "table " + std::string(table));
+        return;
+    case SqliteDatabase::ScanEnd::Stopped:
+        warn("reading stopped after " + std::to_string(rows) + " rows: " + m_db.lastError()
+                + "; the rows before were loaded",
+            "table " + std::string(table));
+        return;
     }
 }
 
