@@ -158,15 +158,20 @@ ProcessIndex NsysImport::process(std::int64_t globalPid)
 
 LaneIndex NsysImport::gpuLane(const GpuKey& key)
 {
-    if (key == m_lastGpuKey)
-        return m_lastGpuLane;
+    const std::size_t filled = std::min(m_nextRecentGpuLane, kRecentGpuLanes);
+    for (std::size_t i = 0; i < filled; ++i) {
+        if (m_recentGpuKeys[i] == key)
+            return m_recentGpuLanes[i];
+    }
     const ProcessIndex p = process(globalPidOf(key.globalPid));
     // CUPTI writes "no stream" as 0xffffffff; Kineto writes it as -1, and so do we.
     const std::int64_t stream = key.stream == 0xffffffffll ? -1 : key.stream;
     const DeviceIndex device = m_trace.device(p, static_cast<int>(key.device));
-    m_lastGpuKey = key;
-    m_lastGpuLane = m_trace.streamLane(device, stream);
-    return m_lastGpuLane;
+    const LaneIndex lane = m_trace.streamLane(device, stream);
+    const std::size_t slot = m_nextRecentGpuLane++ % kRecentGpuLanes;
+    m_recentGpuKeys[slot] = key;
+    m_recentGpuLanes[slot] = lane;
+    return lane;
 }
 
 LaneIndex NsysImport::threadLane(std::int64_t globalTid)
@@ -353,8 +358,13 @@ ArgsId NsysImport::kernelArgs(const ArgsKey& key)
     // A kernel is often launched many times in a row: the same configuration as the row before.
     if (m_lastArgs && m_lastArgs->first == key)
         return m_lastArgs->second;
+    const std::pair<const ArgsKey, ArgsId>*& cached = m_argsCache[ArgsKeyHash {}(key) % kArgsCacheSlots];
+    if (cached && cached->first == key) {
+        m_lastArgs = cached;
+        return cached->second;
+    }
     if (const auto it = m_kernelArgs.find(key); it != m_kernelArgs.end()) {
-        m_lastArgs = &*it;
+        m_lastArgs = cached = &*it;
         return it->second;
     }
     // The keys Kineto writes for a kernel's launch configuration; identical configurations share one text.
@@ -364,7 +374,7 @@ ArgsId NsysImport::kernelArgs(const ArgsKey& key)
         + "],\"registers per thread\":" + std::to_string(v[6]) + ",\"shared memory\":" + std::to_string(v[7] + v[8])
         + "}";
     const ArgsId id = m_trace.addArgs(std::move(json));
-    m_lastArgs = &*m_kernelArgs.emplace(key, id).first;
+    m_lastArgs = cached = &*m_kernelArgs.emplace(key, id).first;
     return id;
 }
 

@@ -6,6 +6,7 @@
 #include "core/model/huge_pages.h"
 #include "core/model/trace.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -93,9 +94,9 @@ public:
 
 private:
     struct GpuKey {
-        std::int64_t globalPid;
-        std::int64_t device;
-        std::int64_t stream;
+        std::int64_t globalPid = 0;
+        std::int64_t device = 0;
+        std::int64_t stream = 0;
         friend bool operator==(const GpuKey&, const GpuKey&) = default;
     };
     struct ArgsKey {
@@ -167,12 +168,18 @@ private:
 
     std::unordered_map<std::int64_t, ProcessIndex> m_processes; // by globalPid
     std::unordered_map<std::int64_t, LaneIndex> m_threadLanes; // by globalTid
-    GpuKey m_lastGpuKey { -1, -1, -1 };
-    LaneIndex m_lastGpuLane;
+    // The lanes of the last few (process, device, stream) keys: kernels of several streams interleave row by row.
+    static constexpr std::size_t kRecentGpuLanes = 8;
+    std::array<GpuKey, kRecentGpuLanes> m_recentGpuKeys;
+    std::array<LaneIndex, kRecentGpuLanes> m_recentGpuLanes {};
+    std::size_t m_nextRecentGpuLane = 0;
     std::int64_t m_lastGlobalTid = -1;
     LaneIndex m_lastThreadLane;
     std::unordered_map<ArgsKey, ArgsId, ArgsKeyHash> m_kernelArgs; // element pointers stay valid as it grows
     const std::pair<const ArgsKey, ArgsId>* m_lastArgs = nullptr;
+    // Configurations by the low bits of their hash, in front of m_kernelArgs: one compare instead of a lookup.
+    static constexpr std::size_t kArgsCacheSlots = 64;
+    std::array<const std::pair<const ArgsKey, ArgsId>*, kArgsCacheSlots> m_argsCache {};
     std::map<std::int64_t, std::string> m_nvtxThreadNames; // by globalTid, from nvtxNameOsThread
     std::map<std::int64_t, int> m_ranks; // by globalPid
 

@@ -55,16 +55,6 @@ std::string_view SqliteStatement::text(int column) const
     return { data, static_cast<std::size_t>(sqlite3_column_bytes(m_statement, column)) };
 }
 
-std::int64_t SqliteRow::integer(int column) const
-{
-    return sqlite3_value_int64(m_values[column]);
-}
-
-bool SqliteRow::isNull(int column) const
-{
-    return sqlite3_value_type(m_values[column]) == SQLITE_NULL;
-}
-
 std::string_view SqliteRow::text(int column) const
 {
     const auto* data = reinterpret_cast<const char*>(sqlite3_value_text(m_values[column]));
