@@ -23,6 +23,7 @@ constexpr std::array<TableInfo, static_cast<std::size_t>(NsysTable::Count)> kTab
     { { "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {} }, "synchronization on the GPU side" },
     { { "CUPTI_ACTIVITY_KIND_RUNTIME", {} }, "CUDA runtime and driver calls" },
     { { "CUPTI_ACTIVITY_KIND_DRIVER", {} }, "CUDA driver calls" },
+    { { "OSRT_API", {} }, "OS runtime calls" },
     { { "NVTX_EVENTS", {} }, "NVTX ranges and marks" },
     { { "StringIds", {} }, "the names of kernels, calls and NVTX ranges" },
     { { "ThreadNames", {} }, "thread names" },
@@ -224,7 +225,7 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
     std::vector<Task> tasks;
     std::int64_t total = 0;
     for (const NsysTable table : { NsysTable::Kernel, NsysTable::Memcpy, NsysTable::Memset, NsysTable::Synchronization,
-             NsysTable::Runtime, NsysTable::Driver }) {
+             NsysTable::Runtime, NsysTable::Driver, NsysTable::OsRuntime }) {
         if (table == NsysTable::Driver && !has(nsysTableNames(table).front()))
             continue; // not written by any nsys seen so far: not listed as missing
         const auto name = tableName(table);
@@ -233,7 +234,6 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
         tasks.push_back(Task { table, largestRowid(*name) });
         total += tasks.back().rows;
     }
-    const auto isApi = [](NsysTable t) { return t == NsysTable::Runtime || t == NsysTable::Driver; };
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());
     threads = std::min(threads, kMaxThreads);
@@ -253,7 +253,7 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
     }
     if (workers.size() < 2) {
         for (const Task& task : tasks)
-            isApi(task.table) ? readApiCalls(task.table) : readGpuActivity(task.table);
+            readEventTable(task.table);
         return;
     }
     // Each worker reads the same share of every table: the shares take the same time, whatever the tables hold.
@@ -269,7 +269,7 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
                 const RowRange range { task.rows * w / count + 1, task.rows * (w + 1) / count, false };
                 if (range.last < range.first)
                     continue;
-                isApi(task.table) ? worker.readApiCalls(task.table, range) : worker.readGpuActivity(task.table, range);
+                worker.readEventTable(task.table, range);
             }
             marks.push_back(worker.m_trace.lanes.size());
         });

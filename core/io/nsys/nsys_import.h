@@ -42,6 +42,7 @@ enum class NsysTable : std::uint8_t {
     Synchronization,
     Runtime,
     Driver,
+    OsRuntime,
     Nvtx,
     StringIds,
     ThreadNames,
@@ -78,6 +79,12 @@ public:
     void readExportMetadata();
     void readGpuActivity(NsysTable table, RowRange range = {});
     void readApiCalls(NsysTable table, RowRange range = {});
+    /// OSRT_API: the OS runtime calls nsys traced (pthread_mutex_lock, poll, ioctl, read, ...), as events of kind
+    /// Other on their thread's lane, named as nsys names them. Not CUDA calls: they launch nothing and are not
+    /// synchronizing calls, but a host gap's evidence can name one as what the launching thread was doing.
+    void readOsRuntimeCalls(RowRange range = {});
+    /// Whichever of the three above reads `table`.
+    void readEventTable(NsysTable table, RowRange range = {});
     /// The GPU activity and API tables, on up to `threads` threads (0: as many as the machine runs at once) when
     /// they hold many rows: each thread reads its share of each table's rows on a connection of its own into a
     /// trace of its own, and the shares are joined in row order.
