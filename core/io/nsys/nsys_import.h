@@ -58,6 +58,10 @@ struct RowRange {
     std::int64_t first = 0;
     std::int64_t last = 0;
     bool whole = true;
+    /// Room the first lanes of the table are given (0: the range's rows).
+    std::int64_t reserveRows = 0;
+    /// The range runs to the table's end: `last` is the largest rowid when the import began.
+    bool toEnd = false;
     std::string whereClause() const;
 };
 
