@@ -127,6 +127,8 @@ INSTANTIATE_TEST_SUITE_P(EachTable, NsysMissingTable,
         MissingTableCase {
             "Runtime", &kSaxpy, "CUPTI_ACTIVITY_KIND_RUNTIME", 5, 15, 0, 22, "no launch calls", kA100, kSaxpyName },
         MissingTableCase { "Nvtx", &kSaxpy, "NVTX_EVENTS", 5, 15, 57, 0, kNotRecorded, kA100, kSaxpyName },
+        // saxpy's OSRT_API has no rows: without it, the same events.
+        MissingTableCase { "OsRuntime", &kSaxpy, "OSRT_API", 5, 15, 57, 22, kNotRecorded, kA100, kSaxpyName },
         MissingTableCase { "StringIds", &kSaxpy, "StringIds", 5, 15, 57, 22, "names refer to ids that StringIds lacks",
             kA100, kSaxpyName },
         // Without ThreadNames the lanes have no names; PROCESSES still names the process.

@@ -73,6 +73,10 @@ constexpr std::int64_t kNvtxStartEndRange = 60;
 constexpr std::int64_t kNvtxDomainCreate = 75;
 // ENUM_NSYS_EVENT_CLASS value of CUPTI_ACTIVITY_KIND_RUNTIME rows that are driver calls.
 constexpr std::int64_t kCudaDriverClass = 1;
+// ENUM_NSYS_EVENT_CLASS values of the OSRT_API rows that mark where OS runtime tracing started and finished
+// (zero-length, on a thread id 0 of the process, named "OS runtime libraries profiling started"): not calls.
+constexpr std::int64_t kOsRuntimeStartClass = 31;
+constexpr std::int64_t kOsRuntimeFinishClass = 32;
 
 std::optional<int> mpiRankFromThreadName(std::string_view name)
 {
@@ -135,14 +139,10 @@ void NsysImport::readGpuActivity(NsysTable table, RowRange range)
     default:
         return;
     }
-    auto statement = select(*name, columns, range.whereClause());
-    if (!statement)
-        return;
     beginTable(*name, range);
-    SqliteStatement& s = *statement;
     std::array<StringId, 8> syncNames {};
     std::map<std::tuple<int, std::int64_t, std::int64_t>, StringId> copyNames;
-    forEachRow(*name, s, [&](std::uint64_t row) {
+    scanRows(*name, columns, range.whereClause(), [&](const SqliteRow& s, std::uint64_t row) {
         Event e;
         e.start = s.integer(0);
         e.end = s.integer(1);
@@ -214,28 +214,65 @@ void NsysImport::readApiCalls(NsysTable table, RowRange range)
     const auto name = tableName(table);
     if (!name)
         return;
-    auto statement = select(*name,
+    beginTable(*name, range);
+    const bool driverTable = table == NsysTable::Driver;
+    scanRows(*name,
         { { "start", true }, { "end", true }, { "globalTid", false }, { "correlationId", false }, { "nameId", true },
             { "eventClass", false } },
-        range.whereClause());
-    if (!statement)
+        range.whereClause(), [&](const SqliteRow& s, std::uint64_t row) {
+            Event e;
+            e.start = s.integer(0);
+            e.end = s.integer(1);
+            if (e.end < e.start) {
+                skipRow(*name, row, "it ends before it starts");
+                return;
+            }
+            e.correlation = correlationOf(s.integer(3));
+            e.name = m_strings.apiName(s.integer(4), m_trace);
+            e.kind = driverTable || s.integer(5) == kCudaDriverClass ? EventKind::DriverApi : EventKind::RuntimeApi;
+            addEvent(threadLane(s.integer(2)), e);
+        });
+}
+
+void NsysImport::readOsRuntimeCalls(RowRange range)
+{
+    const auto name = tableName(NsysTable::OsRuntime);
+    if (!name)
         return;
     beginTable(*name, range);
-    SqliteStatement& s = *statement;
-    const bool driverTable = table == NsysTable::Driver;
-    forEachRow(*name, s, [&](std::uint64_t row) {
-        Event e;
-        e.start = s.integer(0);
-        e.end = s.integer(1);
-        if (e.end < e.start) {
-            skipRow(*name, row, "it ends before it starts");
-            return;
-        }
-        e.correlation = correlationOf(s.integer(3));
-        e.name = m_strings.apiName(s.integer(4), m_trace);
-        e.kind = driverTable || s.integer(5) == kCudaDriverClass ? EventKind::DriverApi : EventKind::RuntimeApi;
-        addEvent(threadLane(s.integer(2)), e);
-    });
+    scanRows(*name,
+        { { "start", true }, { "end", true }, { "globalTid", false }, { "nameId", true }, { "eventClass", false } },
+        range.whereClause(), [&](const SqliteRow& s, std::uint64_t row) {
+            const std::int64_t eventClass = s.integer(4);
+            if (eventClass == kOsRuntimeStartClass || eventClass == kOsRuntimeFinishClass)
+                return;
+            Event e;
+            e.start = s.integer(0);
+            e.end = s.integer(1);
+            if (e.end < e.start) {
+                skipRow(*name, row, "it ends before it starts");
+                return;
+            }
+            e.kind = EventKind::Other;
+            e.name = m_strings.name(s.integer(3), m_trace);
+            addEvent(threadLane(s.integer(2)), e);
+        });
+}
+
+void NsysImport::readEventTable(NsysTable table, RowRange range)
+{
+    switch (table) {
+    case NsysTable::Runtime:
+    case NsysTable::Driver:
+        readApiCalls(table, range);
+        return;
+    case NsysTable::OsRuntime:
+        readOsRuntimeCalls(range);
+        return;
+    default:
+        readGpuActivity(table, range);
+        return;
+    }
 }
 
 void NsysImport::readNvtx()

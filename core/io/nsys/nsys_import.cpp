@@ -23,6 +23,7 @@ constexpr std::array<TableInfo, static_cast<std::size_t>(NsysTable::Count)> kTab
     { { "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {} }, "synchronization on the GPU side" },
     { { "CUPTI_ACTIVITY_KIND_RUNTIME", {} }, "CUDA runtime and driver calls" },
     { { "CUPTI_ACTIVITY_KIND_DRIVER", {} }, "CUDA driver calls" },
+    { { "OSRT_API", {} }, "OS runtime calls" },
     { { "NVTX_EVENTS", {} }, "NVTX ranges and marks" },
     { { "StringIds", {} }, "the names of kernels, calls and NVTX ranges" },
     { { "ThreadNames", {} }, "thread names" },
@@ -112,11 +113,10 @@ void NsysImport::skipRow(std::string_view table, std::uint64_t row, const std::s
             "table " + std::string(table) + ", row " + std::to_string(m_rowBase + static_cast<std::int64_t>(row) + 1));
 }
 
-std::optional<SqliteStatement> NsysImport::select(
-    std::string_view table, const std::vector<Column>& columns, std::string_view tail)
+std::optional<std::string> NsysImport::columnList(std::string_view table, const std::vector<Column>& columns)
 {
     const std::vector<std::string> present = m_db.columns(table);
-    std::string sql = "SELECT ";
+    std::string list;
     for (std::size_t i = 0; i < columns.size(); ++i) {
         const Column& c = columns[i];
         const bool found = std::find(present.begin(), present.end(), c.name) != present.end();
@@ -127,12 +127,19 @@ std::optional<SqliteStatement> NsysImport::select(
             return std::nullopt;
         }
         if (i)
-            sql += ", ";
-        sql += found ? "\"" + std::string(c.name) + "\"" : std::string("NULL");
+            list += ", ";
+        list += found ? "\"" + std::string(c.name) + "\"" : std::string("NULL");
     }
-    sql += " FROM \"" + std::string(table) + "\"";
-    sql += tail;
-    auto statement = m_db.prepare(sql);
+    return list;
+}
+
+std::optional<SqliteStatement> NsysImport::select(
+    std::string_view table, const std::vector<Column>& columns, std::string_view tail)
+{
+    const std::optional<std::string> list = columnList(table, columns);
+    if (!list)
+        return std::nullopt;
+    auto statement = m_db.prepare("SELECT " + *list + " FROM \"" + std::string(table) + "\"" + std::string(tail));
     if (!statement)
         warn("cannot be read: " + m_db.lastError(), "table " + std::string(table));
     return statement;
@@ -152,15 +159,20 @@ ProcessIndex NsysImport::process(std::int64_t globalPid)
 
 LaneIndex NsysImport::gpuLane(const GpuKey& key)
 {
-    if (key == m_lastGpuKey)
-        return m_lastGpuLane;
+    const std::size_t filled = std::min(m_nextRecentGpuLane, kRecentGpuLanes);
+    for (std::size_t i = 0; i < filled; ++i) {
+        if (m_recentGpuKeys[i] == key)
+            return m_recentGpuLanes[i];
+    }
     const ProcessIndex p = process(globalPidOf(key.globalPid));
     // CUPTI writes "no stream" as 0xffffffff; Kineto writes it as -1, and so do we.
     const std::int64_t stream = key.stream == 0xffffffffll ? -1 : key.stream;
     const DeviceIndex device = m_trace.device(p, static_cast<int>(key.device));
-    m_lastGpuKey = key;
-    m_lastGpuLane = m_trace.streamLane(device, stream);
-    return m_lastGpuLane;
+    const LaneIndex lane = m_trace.streamLane(device, stream);
+    const std::size_t slot = m_nextRecentGpuLane++ % kRecentGpuLanes;
+    m_recentGpuKeys[slot] = key;
+    m_recentGpuLanes[slot] = lane;
+    return lane;
 }
 
 LaneIndex NsysImport::threadLane(std::int64_t globalTid)
@@ -178,7 +190,12 @@ LaneIndex NsysImport::threadLane(std::int64_t globalTid)
 
 std::string RowRange::whereClause() const
 {
-    return whole ? std::string() : " WHERE rowid >= " + std::to_string(first) + " AND rowid <= " + std::to_string(last);
+    if (whole)
+        return {};
+    // SQLite seeks to the first rowid, but tests the last on every row (two VDBE opcodes, 8 % of a launch row's
+    // instructions): the last share of a table, which runs to its end, goes without the test.
+    std::string clause = " WHERE rowid >= " + std::to_string(first);
+    return toEnd ? clause : clause + " AND rowid <= " + std::to_string(last);
 }
 
 void NsysImport::setOpenMode(std::string path, bool withoutLocking, bool cutOff)
@@ -200,7 +217,9 @@ void NsysImport::beginTable(std::string_view table, const RowRange& range)
 {
     m_lanesReserved = 0;
     m_rowBase = range.whole ? 0 : range.first - 1;
-    const std::int64_t rows = range.whole ? largestRowid(table) : range.last - range.first + 1;
+    const std::int64_t rows = range.reserveRows > 0 ? range.reserveRows
+        : range.whole                               ? largestRowid(table)
+                                                    : range.last - range.first + 1;
     m_tableRowsHint = std::min(static_cast<std::size_t>(std::max<std::int64_t>(rows, 0)), kMaxReservedEvents);
 }
 
@@ -213,7 +232,7 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
     std::vector<Task> tasks;
     std::int64_t total = 0;
     for (const NsysTable table : { NsysTable::Kernel, NsysTable::Memcpy, NsysTable::Memset, NsysTable::Synchronization,
-             NsysTable::Runtime, NsysTable::Driver }) {
+             NsysTable::Runtime, NsysTable::Driver, NsysTable::OsRuntime }) {
         if (table == NsysTable::Driver && !has(nsysTableNames(table).front()))
             continue; // not written by any nsys seen so far: not listed as missing
         const auto name = tableName(table);
@@ -222,7 +241,6 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
         tasks.push_back(Task { table, largestRowid(*name) });
         total += tasks.back().rows;
     }
-    const auto isApi = [](NsysTable t) { return t == NsysTable::Runtime || t == NsysTable::Driver; };
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());
     threads = std::min(threads, kMaxThreads);
@@ -242,7 +260,7 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
     }
     if (workers.size() < 2) {
         for (const Task& task : tasks)
-            isApi(task.table) ? readApiCalls(task.table) : readGpuActivity(task.table);
+            readEventTable(task.table);
         return;
     }
     // Each worker reads the same share of every table: the shares take the same time, whatever the tables hold.
@@ -255,10 +273,13 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
             std::vector<std::size_t>& marks = lanesBeforeTask[static_cast<std::size_t>(w)];
             for (const Task& task : tasks) {
                 marks.push_back(worker.m_trace.lanes.size());
-                const RowRange range { task.rows * w / count + 1, task.rows * (w + 1) / count, false };
+                // Worker 0's lanes become the trace's (absorb()): room for the whole table, so that the other
+                // shares are appended to them without moving them.
+                const RowRange range { task.rows * w / count + 1, task.rows * (w + 1) / count, false,
+                    w == 0 ? task.rows : 0, w == count - 1 };
                 if (range.last < range.first)
                     continue;
-                isApi(task.table) ? worker.readApiCalls(task.table, range) : worker.readGpuActivity(task.table, range);
+                worker.readEventTable(task.table, range);
             }
             marks.push_back(worker.m_trace.lanes.size());
         });
@@ -304,12 +325,27 @@ void NsysImport::absorb(
             }
         }
     }
+    // Worker 0's share comes first in each of its lanes, and the trace's lanes are empty: its vectors become
+    // the lanes, renumbered in place, and only the other shares are copied (a copy of every event touched twice
+    // the memory, and fresh pages cost their clearing by the kernel).
+    NsysImport& first = *workers.front();
+    std::vector<bool> moved(first.m_trace.lanes.size(), false);
+    for (std::size_t l = 0; l < first.m_trace.lanes.size(); ++l) {
+        std::vector<Event>& to = m_trace.lanes[targets[0][l].value].events;
+        if (to.empty() && to.capacity() == 0) {
+            to.swap(first.m_trace.lanes[l].events);
+            moved[l] = true;
+        }
+    }
     for (std::size_t l = 0; l < incoming.size(); ++l) {
         std::vector<Event>& events = m_trace.lanes[l].events;
-        const bool fresh = events.capacity() == 0;
-        events.reserve(events.size() + incoming[l]);
-        if (fresh)
-            adviseHugePages(events.data(), events.capacity() * sizeof(Event));
+        if (events.capacity() >= incoming[l])
+            continue;
+        std::vector<Event> bigger;
+        bigger.reserve(incoming[l]);
+        adviseHugePages(bigger.data(), bigger.capacity() * sizeof(Event));
+        bigger.insert(bigger.end(), events.begin(), events.end());
+        events.swap(bigger);
     }
     for (std::size_t w = 0; w < workers.size(); ++w) {
         NsysImport& worker = *workers[w];
@@ -317,20 +353,28 @@ void NsysImport::absorb(
         constexpr std::uint32_t kUnmapped = 0xffffffffu;
         std::vector<std::uint32_t> names(src.strings.size(), kUnmapped);
         std::vector<std::uint32_t> args(src.args.size(), kUnmapped);
+        const auto renumber = [&](Event& e) {
+            std::uint32_t& name = names[e.name.value];
+            if (name == kUnmapped)
+                name = m_trace.strings.intern(src.strings.view(e.name)).value;
+            e.name = StringId { name };
+            if (e.args != kNoArgs) {
+                std::uint32_t& a = args[e.args.value];
+                if (a == kUnmapped)
+                    a = m_trace.addArgs(src.args[e.args.value]).value;
+                e.args = ArgsId { a };
+            }
+        };
         for (std::size_t l = 0; l < src.lanes.size(); ++l) {
             std::vector<Event>& from = src.lanes[l].events;
             std::vector<Event>& to = m_trace.lanes[targets[w][l].value].events;
+            if (w == 0 && moved[l]) {
+                for (Event& e : to)
+                    renumber(e);
+                continue;
+            }
             for (Event e : from) {
-                std::uint32_t& name = names[e.name.value];
-                if (name == kUnmapped)
-                    name = m_trace.strings.intern(src.strings.view(e.name)).value;
-                e.name = StringId { name };
-                if (e.args != kNoArgs) {
-                    std::uint32_t& a = args[e.args.value];
-                    if (a == kUnmapped)
-                        a = m_trace.addArgs(src.args[e.args.value]).value;
-                    e.args = ArgsId { a };
-                }
+                renumber(e);
                 to.push_back(e);
             }
             std::vector<Event>().swap(from); // the worker's copy goes as soon as it is moved: the peak stays low
@@ -347,8 +391,13 @@ ArgsId NsysImport::kernelArgs(const ArgsKey& key)
     // A kernel is often launched many times in a row: the same configuration as the row before.
     if (m_lastArgs && m_lastArgs->first == key)
         return m_lastArgs->second;
+    const std::pair<const ArgsKey, ArgsId>*& cached = m_argsCache[ArgsKeyHash {}(key) % kArgsCacheSlots];
+    if (cached && cached->first == key) {
+        m_lastArgs = cached;
+        return cached->second;
+    }
     if (const auto it = m_kernelArgs.find(key); it != m_kernelArgs.end()) {
-        m_lastArgs = &*it;
+        m_lastArgs = cached = &*it;
         return it->second;
     }
     // The keys Kineto writes for a kernel's launch configuration; identical configurations share one text.
@@ -358,7 +407,7 @@ ArgsId NsysImport::kernelArgs(const ArgsKey& key)
         + "],\"registers per thread\":" + std::to_string(v[6]) + ",\"shared memory\":" + std::to_string(v[7] + v[8])
         + "}";
     const ArgsId id = m_trace.addArgs(std::move(json));
-    m_lastArgs = &*m_kernelArgs.emplace(key, id).first;
+    m_lastArgs = cached = &*m_kernelArgs.emplace(key, id).first;
     return id;
 }
 

@@ -6,6 +6,7 @@
 #include "core/model/huge_pages.h"
 #include "core/model/trace.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -41,6 +42,7 @@ enum class NsysTable : std::uint8_t {
     Synchronization,
     Runtime,
     Driver,
+    OsRuntime,
     Nvtx,
     StringIds,
     ThreadNames,
@@ -56,6 +58,10 @@ struct RowRange {
     std::int64_t first = 0;
     std::int64_t last = 0;
     bool whole = true;
+    /// Room the first lanes of the table are given (0: the range's rows).
+    std::int64_t reserveRows = 0;
+    /// The range runs to the table's end: `last` is the largest rowid when the import began.
+    bool toEnd = false;
     std::string whereClause() const;
 };
 
@@ -77,6 +83,12 @@ public:
     void readExportMetadata();
     void readGpuActivity(NsysTable table, RowRange range = {});
     void readApiCalls(NsysTable table, RowRange range = {});
+    /// OSRT_API: the OS runtime calls nsys traced (pthread_mutex_lock, poll, ioctl, read, ...), as events of kind
+    /// Other on their thread's lane, named as nsys names them. Not CUDA calls: they launch nothing and are not
+    /// synchronizing calls, but a host gap's evidence can name one as what the launching thread was doing.
+    void readOsRuntimeCalls(RowRange range = {});
+    /// Whichever of the three above reads `table`.
+    void readEventTable(NsysTable table, RowRange range = {});
     /// The GPU activity and API tables, on up to `threads` threads (0: as many as the machine runs at once) when
     /// they hold many rows: each thread reads its share of each table's rows on a connection of its own into a
     /// trace of its own, and the shares are joined in row order.
@@ -93,9 +105,9 @@ public:
 
 private:
     struct GpuKey {
-        std::int64_t globalPid;
-        std::int64_t device;
-        std::int64_t stream;
+        std::int64_t globalPid = 0;
+        std::int64_t device = 0;
+        std::int64_t stream = 0;
         friend bool operator==(const GpuKey&, const GpuKey&) = default;
     };
     struct ArgsKey {
@@ -114,8 +126,14 @@ private:
     };
     std::optional<SqliteStatement> select(
         std::string_view table, const std::vector<Column>& columns, std::string_view tail = {});
+    /// The wanted columns, quoted and comma-separated, as select() puts them.
+    std::optional<std::string> columnList(std::string_view table, const std::vector<Column>& columns);
     /// Reads every row; false on a read error (noted, the rows before it are kept).
     template <typename OnRow> void forEachRow(std::string_view table, SqliteStatement& statement, OnRow&& onRow);
+    /// The same for the large tables: every row of `SELECT columns FROM table tail` into onRow(row, index) by
+    /// SqliteDatabase::scan, without a step per row. Problems are noted as select() and forEachRow() note them.
+    template <typename OnRow>
+    void scanRows(std::string_view table, const std::vector<Column>& columns, std::string_view tail, OnRow&& onRow);
 
     /// The name the export gives a table, or nullopt (noted as missing) when it has none of nsys's names.
     std::optional<std::string_view> tableName(NsysTable table);
@@ -161,12 +179,18 @@ private:
 
     std::unordered_map<std::int64_t, ProcessIndex> m_processes; // by globalPid
     std::unordered_map<std::int64_t, LaneIndex> m_threadLanes; // by globalTid
-    GpuKey m_lastGpuKey { -1, -1, -1 };
-    LaneIndex m_lastGpuLane;
+    // The lanes of the last few (process, device, stream) keys: kernels of several streams interleave row by row.
+    static constexpr std::size_t kRecentGpuLanes = 8;
+    std::array<GpuKey, kRecentGpuLanes> m_recentGpuKeys;
+    std::array<LaneIndex, kRecentGpuLanes> m_recentGpuLanes {};
+    std::size_t m_nextRecentGpuLane = 0;
     std::int64_t m_lastGlobalTid = -1;
     LaneIndex m_lastThreadLane;
     std::unordered_map<ArgsKey, ArgsId, ArgsKeyHash> m_kernelArgs; // element pointers stay valid as it grows
     const std::pair<const ArgsKey, ArgsId>* m_lastArgs = nullptr;
+    // Configurations by the low bits of their hash, in front of m_kernelArgs: one compare instead of a lookup.
+    static constexpr std::size_t kArgsCacheSlots = 64;
+    std::array<const std::pair<const ArgsKey, ArgsId>*, kArgsCacheSlots> m_argsCache {};
     std::map<std::int64_t, std::string> m_nvtxThreadNames; // by globalTid, from nvtxNameOsThread
     std::map<std::int64_t, int> m_ranks; // by globalPid
 
@@ -212,6 +236,37 @@ template <typename OnRow> void NsysImport::forEachRow(std::string_view table, Sq
             return;
         }
         onRow(row);
+    }
+}
+
+template <typename OnRow>
+void NsysImport::scanRows(
+    std::string_view table, const std::vector<Column>& columns, std::string_view tail, OnRow&& onRow)
+{
+    const std::optional<std::string> list = columnList(table, columns);
+    if (!list)
+        return;
+    struct Context {
+        std::remove_reference_t<OnRow>* onRow;
+        std::uint64_t row;
+    };
+    Context context { &onRow, 0 };
+    const SqliteDatabase::RowVisitor visit = [](void* c, const SqliteRow& row) {
+        auto& ctx = *static_cast<Context*>(c);
+        (*ctx.onRow)(row, ctx.row++);
+    };
+    std::uint64_t rows = 0;
+    switch (m_db.scan(*list, "FROM \"" + std::string(table) + "\"" + std::string(tail), visit, &context, rows)) {
+    case SqliteDatabase::ScanEnd::Done:
+        return;
+    case SqliteDatabase::ScanEnd::NotPrepared:
+        warn("cannot be read: " + m_db.lastError(), "table " + std::string(table));
+        return;
+    case SqliteDatabase::ScanEnd::Stopped:
+        warn("reading stopped after " + std::to_string(rows) + " rows: " + m_db.lastError()
+                + "; the rows before were loaded",
+            "table " + std::string(table));
+        return;
     }
 }
 

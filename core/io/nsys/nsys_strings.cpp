@@ -34,6 +34,7 @@ bool NsysStrings::load(SqliteDatabase& db, std::string& problem)
                             [](const Entry& a, const Entry& b) { return a.id == b.id; }),
             m_entries.end());
     }
+    m_firstId = m_entries.empty() ? 0 : m_entries.front().id;
     m_names.assign(m_entries.size(), 0);
     m_apiNames.assign(m_entries.size(), 0);
     return problem.empty();

@@ -28,10 +28,18 @@ public:
         return std::string_view(m_buffer).substr(m_entries[slot].offset, m_entries[slot].length);
     }
     /// The trace's id of string `id`; an id StringIds lacks becomes "[string N]" and is counted in missing().
-    StringId name(std::int64_t id, Trace& trace) { return intern(id, trace, m_names, false); }
+    StringId name(std::int64_t id, Trace& trace)
+    {
+        const std::uint32_t interned = internedAt(id, m_names);
+        return interned ? StringId { interned - 1 } : intern(id, trace, m_names, false);
+    }
     /// The same for a CUDA API name, without the API version nsys appends (cudaLaunchKernel_v7000 →
     /// cudaLaunchKernel): the name the CUDA documentation, Kineto and nsys's own summaries use.
-    StringId apiName(std::int64_t id, Trace& trace) { return intern(id, trace, m_apiNames, true); }
+    StringId apiName(std::int64_t id, Trace& trace)
+    {
+        const std::uint32_t interned = internedAt(id, m_apiNames);
+        return interned ? StringId { interned - 1 } : intern(id, trace, m_apiNames, true);
+    }
     std::size_t size() const { return m_entries.size(); }
     /// The same strings, for another trace: nothing interned yet.
     NsysStrings copyWithoutInterned() const
@@ -39,6 +47,7 @@ public:
         NsysStrings copy;
         copy.m_buffer = m_buffer;
         copy.m_entries = m_entries;
+        copy.m_firstId = m_firstId;
         copy.m_names.assign(m_entries.size(), 0);
         copy.m_apiNames.assign(m_entries.size(), 0);
         return copy;
@@ -56,10 +65,18 @@ private:
     };
     static constexpr std::size_t kNotFound = ~std::size_t { 0 };
     std::size_t find(std::int64_t id) const;
+    /// The cache entry of string `id` when it sits at its usual place (nsys numbers its strings from the first id
+    /// without holes) and was interned already, else 0: the common case of a row's name, inline.
+    std::uint32_t internedAt(std::int64_t id, const std::vector<std::uint32_t>& cache) const
+    {
+        const std::uint64_t slot = static_cast<std::uint64_t>(id - m_firstId);
+        return slot < m_entries.size() && m_entries[slot].id == id ? cache[slot] : 0;
+    }
     StringId intern(std::int64_t id, Trace& trace, std::vector<std::uint32_t>& cache, bool api);
 
     std::string m_buffer;
     std::vector<Entry> m_entries; // by id, ascending
+    std::int64_t m_firstId = 0; // m_entries.front().id
     std::vector<std::uint32_t> m_names; // by entry: the trace's StringId + 1, 0 until interned
     std::vector<std::uint32_t> m_apiNames;
     std::vector<std::pair<std::int64_t, StringId>> m_unknown; // ids not in the table, as interned

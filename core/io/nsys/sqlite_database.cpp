@@ -55,6 +55,65 @@ std::string_view SqliteStatement::text(int column) const
     return { data, static_cast<std::size_t>(sqlite3_column_bytes(m_statement, column)) };
 }
 
+std::string_view SqliteRow::text(int column) const
+{
+    const auto* data = reinterpret_cast<const char*>(sqlite3_value_text(m_values[column]));
+    if (!data)
+        return {};
+    return { data, static_cast<std::size_t>(sqlite3_value_bytes(m_values[column])) };
+}
+
+namespace {
+
+constexpr char kScanFunction[] = "gapscope_scan_rows";
+
+// The aggregate's step: one call per row, inside the statement's loop. Nothing may unwind through SQLite's C
+// frames: an exception is kept, the statement stopped with an error, and the exception rethrown by scan().
+void scanStep(sqlite3_context* context, int, sqlite3_value** values)
+{
+    auto* scan = static_cast<SqliteDatabase::Scan*>(sqlite3_user_data(context));
+    try {
+        scan->visitor(scan->context, SqliteRow(values));
+        ++scan->rows;
+    } catch (...) {
+        scan->exception = std::current_exception();
+        sqlite3_result_error(context, "the import stopped (out of memory?)", -1);
+    }
+}
+
+void scanFinal(sqlite3_context* context)
+{
+    sqlite3_result_null(context);
+}
+
+} // namespace
+
+SqliteDatabase::ScanEnd SqliteDatabase::scan(
+    const std::string& columns, const std::string& fromClause, RowVisitor visitor, void* context, std::uint64_t& rows)
+{
+    rows = 0;
+    if (!m_scanFunctionMade) {
+        // SQLITE_DIRECTONLY: the function can be called from this statement only, never from the file's own
+        // views or triggers.
+        if (sqlite3_create_function_v2(m_db, kScanFunction, -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, &m_scan, nullptr,
+                scanStep, scanFinal, nullptr)
+            != SQLITE_OK)
+            return ScanEnd::NotPrepared;
+        m_scanFunctionMade = true;
+    }
+    auto statement = prepare(std::string("SELECT ") + kScanFunction + "(" + columns + ") " + fromClause);
+    if (!statement)
+        return ScanEnd::NotPrepared;
+    m_scan = Scan { visitor, context, 0, nullptr };
+    const SqliteStatement::Step step = statement->step();
+    rows = m_scan.rows;
+    const std::exception_ptr exception = m_scan.exception;
+    m_scan = Scan {};
+    if (exception)
+        std::rethrow_exception(exception);
+    return step == SqliteStatement::Step::Row ? ScanEnd::Done : ScanEnd::Stopped;
+}
+
 std::string sqliteUri(const std::string& path, std::string_view query)
 {
     std::string uri = "file:";
