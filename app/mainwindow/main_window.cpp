@@ -489,8 +489,10 @@ void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
     m_view->setFocus(); // W/A/S/D work right away
     QString message = tr("Loaded %n event(s)", nullptr, static_cast<int>(m_loaded.trace->eventCount()));
     message += tr(" in %1 ms").arg(outcome->elapsedMs);
-    if (!outcome->warnings.isEmpty())
-        message += tr("; %n problem(s) skipped, see Details", nullptr, static_cast<int>(outcome->warnings.size()));
+    if (m_loaded.trace->skippedEvents > 0)
+        message += tr("; %n event(s) skipped, see Details", nullptr, static_cast<int>(m_loaded.trace->skippedEvents));
+    else if (!outcome->warnings.isEmpty())
+        message += tr("; %n import note(s), see Details", nullptr, static_cast<int>(outcome->warnings.size()));
     // The notes' sidecar could not be read, or they go elsewhere: say so where the eye goes after a load.
     if (const QString notes = m_annotations->controller()->lastProblem(); !notes.isEmpty())
         message += QStringLiteral("; ") + notes;
@@ -661,8 +663,12 @@ void MainWindow::showSummary()
             html += QStringLiteral("<p style='color:#a00'>%1</p>").arg(QString::fromStdString(w).toHtmlEscaped());
     }
     if (!trace.warnings.empty()) {
-        html += tr("<p style='color:#a00'>%n event(s) skipped while loading:</p><ul>", nullptr,
-            static_cast<int>(trace.skippedEvents));
+        // Red only when events were lost; otherwise the readers' notes (the nsys version, absent tables...).
+        if (trace.skippedEvents > 0)
+            html += tr("<p style='color:#a00'>%n event(s) skipped while loading:</p><ul>", nullptr,
+                static_cast<int>(trace.skippedEvents));
+        else
+            html += tr("<p>Notes from loading (no event skipped):</p><ul>");
         for (std::size_t i = 0; i < trace.warnings.size() && i < 20; ++i) {
             const ImportWarning& w = trace.warnings[i];
             html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(w.toString()).toHtmlEscaped());

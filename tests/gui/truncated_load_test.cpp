@@ -41,4 +41,27 @@ TEST(TruncatedLoad, ViewerShowsTheEventsBeforeTheCutAndTheWarning)
         << window.statusBar()->currentMessage().toStdString();
 }
 
+TEST(ImportNotes, ReadersNotesWithoutASkippedEventAreNotCalledSkippedEvents)
+{
+    // The CloverLeaf export loads whole; the nsys reader's two notes (its version, the tables it lacks) are not
+    // skipped events, and neither Details nor the status bar may say "0 event(s) skipped".
+    app::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &app::MainWindow::traceShown);
+    window.openFiles(
+        { QString::fromStdString(test::dataPath("pipit/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite")) });
+    ASSERT_TRUE(shown.wait(30'000)) << window.lastError().toStdString();
+    ASSERT_TRUE(window.trace());
+    EXPECT_EQ(window.trace()->skippedEvents, 0u);
+    ASSERT_EQ(window.trace()->warnings.size(), 2u);
+    const QString details = window.detailsPanel()->toPlainText();
+    EXPECT_TRUE(details.contains(QStringLiteral("Notes from loading (no event skipped)"))) << details.toStdString();
+    EXPECT_FALSE(details.contains(QStringLiteral("skipped while loading"))) << details.toStdString();
+    EXPECT_TRUE(details.contains(QStringLiteral("export schema 3.13.2"))) << details.toStdString();
+    const QString status = window.statusBar()->currentMessage();
+    EXPECT_TRUE(status.contains(QStringLiteral("2 import note(s), see Details"))) << status.toStdString();
+    EXPECT_FALSE(status.contains(QStringLiteral("skipped"))) << status.toStdString();
+}
+
 } // namespace
