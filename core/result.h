@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A value or the error that says why there is none: what core's readers (IoResult, core/io/common/io_error.h)
-// and the command-line and form parsers (ParseResult, app/cli/parse_result.h) return instead of throwing or
-// writing into an out-parameter.
+// and the parsers of what users type (ParseResult, below: command lines, the Record form, the --kinds list)
+// return instead of throwing or writing into an out-parameter.
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <variant>
 
@@ -46,5 +47,14 @@ public:
 private:
     std::optional<E> m_error;
 };
+
+/// Why what a user typed (a command line, a field of a form, a list of names) is not valid: one sentence, no
+/// trailing newline.
+struct UsageError {
+    std::string message;
+};
+
+/// A value parsed from what the user typed, or the UsageError that says why it could not be.
+template <typename T> using ParseResult = Result<T, UsageError>;
 
 } // namespace gapscope

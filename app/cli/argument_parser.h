@@ -4,8 +4,8 @@
 // which options it knows and what each does with its value; the loop handles values, "--", unknown options
 // and positional arguments the same way for all, and every parser returns its options or the reason as a value.
 
-#include "app/cli/parse_result.h"
 #include "core/analysis/analysis.h"
+#include "core/result.h"
 
 #include <functional>
 #include <map>

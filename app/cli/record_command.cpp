@@ -109,10 +109,9 @@ int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if ((arg == "-o" || arg == "--output") && hasValue) {
             output = args[++i];
         } else if (arg == "--kinds" && hasValue) {
-            std::string error;
-            const auto kinds = capture::parseRecordKinds(args[++i], error);
+            const auto kinds = capture::parseRecordKinds(args[++i]);
             if (!kinds) {
-                err << "gapscope record: --kinds: " << error << "\n";
+                err << "gapscope record: --kinds: " << kinds.error().message << "\n";
                 return 2;
             }
             options.kinds = *kinds;

@@ -35,7 +35,7 @@ bool isVariableName(std::string_view name)
 
 } // namespace
 
-cli::ParseResult<std::vector<std::string>> splitArguments(std::string_view line)
+ParseResult<std::vector<std::string>> splitArguments(std::string_view line)
 {
     std::vector<std::string> words;
     std::string word;
@@ -49,14 +49,14 @@ cli::ParseResult<std::vector<std::string>> splitArguments(std::string_view line)
             inWord = false;
         } else if (c == '\\') {
             if (i + 1 >= line.size()) {
-                return cli::UsageError { "the arguments end with a lone backslash" };
+                return UsageError { "the arguments end with a lone backslash" };
             }
             word += line[++i];
             inWord = true;
         } else if (c == '\'') {
             const std::size_t close = line.find('\'', i + 1);
             if (close == std::string_view::npos) {
-                return cli::UsageError { "a single quote is not closed (at character " + std::to_string(i + 1) + ")" };
+                return UsageError { "a single quote is not closed (at character " + std::to_string(i + 1) + ")" };
             }
             word.append(line.substr(i + 1, close - i - 1));
             i = close;
@@ -85,8 +85,7 @@ cli::ParseResult<std::vector<std::string>> splitArguments(std::string_view line)
                 word += d;
             }
             if (!closed) {
-                return cli::UsageError { "a double quote is not closed (at character " + std::to_string(open + 1)
-                    + ")" };
+                return UsageError { "a double quote is not closed (at character " + std::to_string(open + 1) + ")" };
             }
             inWord = true;
         } else {
@@ -99,7 +98,7 @@ cli::ParseResult<std::vector<std::string>> splitArguments(std::string_view line)
     return words;
 }
 
-cli::ParseResult<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_view text)
+ParseResult<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_view text)
 {
     std::vector<EnvironmentChange> changes;
     int lineNumber = 0;
@@ -113,7 +112,7 @@ cli::ParseResult<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::st
         if (line.empty() || line.front() == '#')
             continue;
         const auto fail = [&](const std::string& why) {
-            return cli::UsageError { "environment line " + std::to_string(lineNumber) + " (" + std::string(line)
+            return UsageError { "environment line " + std::to_string(lineNumber) + " (" + std::string(line)
                 + "): " + why };
         };
         if (line.front() == '-') {

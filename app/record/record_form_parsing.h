@@ -5,7 +5,7 @@
 // environment changes and the default name of the recording. Plain functions, so that the rules are
 // tested without a dialog.
 
-#include "app/cli/parse_result.h"
+#include "core/result.h"
 
 #include <ctime>
 #include <optional>
@@ -20,7 +20,7 @@ namespace gapscope::app {
 /// '...' keeps everything literally, "..." keeps everything but \" \\ \$ \` (and a backslash before a
 /// newline), a backslash outside quotes keeps the next character. `"" ''` are empty words.
 /// An unterminated quote or a trailing backslash is an error.
-cli::ParseResult<std::vector<std::string>> splitArguments(std::string_view line);
+ParseResult<std::vector<std::string>> splitArguments(std::string_view line);
 
 /// One change to the program's environment: a value sets the variable, nullopt unsets it.
 using EnvironmentChange = std::pair<std::string, std::optional<std::string>>;
@@ -29,7 +29,7 @@ using EnvironmentChange = std::pair<std::string, std::optional<std::string>>;
 /// spaces and further '=' included), `-NAME` unsets. Blank lines and lines starting with '#' are
 /// skipped; spaces around a line are ignored. A NAME must be letters, digits and '_', not starting
 /// with a digit. Anything else is an error that names the line.
-cli::ParseResult<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_view text);
+ParseResult<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_view text);
 
 /// "gapscope-YYYYmmdd-HHMMSS.gapscope" for a local time, the name `gapscope record` gives.
 std::string defaultRecordingName(std::time_t when);

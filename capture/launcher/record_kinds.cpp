@@ -42,15 +42,14 @@ std::string_view trimmed(std::string_view text)
 
 } // namespace
 
-std::optional<std::uint32_t> parseRecordKinds(std::string_view list, std::string& error)
+ParseResult<std::uint32_t> parseRecordKinds(std::string_view list)
 {
     std::uint32_t kinds = 0;
     while (true) {
         const auto comma = list.find(',');
         const std::string name = lowercase(trimmed(list.substr(0, comma)));
         if (name.empty()) {
-            error = "empty name in the kinds list (expected: " + std::string(kRecordKindNames) + ")";
-            return std::nullopt;
+            return UsageError { "empty name in the kinds list (expected: " + std::string(kRecordKindNames) + ")" };
         }
         bool known = false;
         for (const auto& [kindName, bits] : kNames) {
@@ -60,8 +59,7 @@ std::optional<std::uint32_t> parseRecordKinds(std::string_view list, std::string
             }
         }
         if (!known) {
-            error = "unknown kind '" + name + "' (expected: " + std::string(kRecordKindNames) + ")";
-            return std::nullopt;
+            return UsageError { "unknown kind '" + name + "' (expected: " + std::string(kRecordKindNames) + ")" };
         }
         if (comma == std::string_view::npos)
             break;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "capture/collector_env.h"
+#include "core/result.h"
 
 #include <cstdint>
 #include <optional>
@@ -12,8 +13,8 @@ namespace gapscope::capture {
 
 /// Parses a `--kinds` list: comma-separated names among kernel, memcpy, memset, sync, runtime,
 /// driver, nvtx, overhead, and the groups `cuda` (every CUDA kind) and `all`. Case-insensitive;
-/// spaces around names are ignored. Returns the RecordKind mask, or nullopt with `error` set.
-std::optional<std::uint32_t> parseRecordKinds(std::string_view list, std::string& error);
+/// spaces around names are ignored. Returns the RecordKind mask, or why the list is wrong.
+ParseResult<std::uint32_t> parseRecordKinds(std::string_view list);
 
 /// "kernel,memcpy,..." for a mask, in the order of the RecordKind bits; "all" for every bit.
 std::string recordKindsText(std::uint32_t kinds);

@@ -24,14 +24,13 @@ class RecordKindsTest : public ::testing::TestWithParam<KindsCase> { };
 TEST_P(RecordKindsTest, ParsesTheList)
 {
     const KindsCase& c = GetParam();
-    std::string error;
-    const auto kinds = parseRecordKinds(c.list, error);
+    const auto kinds = parseRecordKinds(c.list);
     if (c.expected == 0) {
-        ASSERT_FALSE(kinds.has_value());
-        EXPECT_NE(error.find(c.text), std::string::npos) << error;
+        ASSERT_FALSE(kinds.ok());
+        EXPECT_NE(kinds.error().message.find(c.text), std::string::npos) << kinds.error().message;
         return;
     }
-    ASSERT_TRUE(kinds.has_value()) << error;
+    ASSERT_TRUE(kinds.ok()) << kinds.error().message;
     EXPECT_EQ(*kinds, c.expected);
     EXPECT_EQ(recordKindsText(*kinds), c.text);
 }
