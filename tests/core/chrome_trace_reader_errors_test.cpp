@@ -366,3 +366,42 @@ TEST(ChromeTraceReaderErrorsTest, CorruptedBytesNeverCrashAndStayWithinTheInput)
 
 } // namespace
 } // namespace gapscope
+
+namespace gapscope {
+namespace {
+
+class TopLevelValueAcrossWindows : public ::testing::TestWithParam<std::size_t> { };
+
+TEST_P(TopLevelValueAcrossWindows, ANumberCutByTheWindowIsReadWhole)
+{
+    // Found by the chrome_json fuzz target: a top-level number cut by the window's end was taken as complete and
+    // the rest of its digits failed as "expected ',' or '}'". Every window size from 8 to 96 bytes cuts one of
+    // these numbers somewhere; each must read as the whole file does.
+    const std::string json = R"({"schemaVersion": 1, "baseTimeNanoseconds": 1712867402348624000, "traceEvents": [)"
+                             R"({"ph": "X", "name": "k", "cat": "kernel", "pid": 0, "tid": 7, "ts": 1000, "dur": 5,)"
+                             R"( "args": {"device": 0, "stream": 7}}], "displayTimeUnit": 123456789012, "x": true})";
+    const auto whole = ChromeTraceReader::parse(json, "whole.json");
+    ASSERT_TRUE(whole.ok()) << whole.error().toString();
+    ChromeReadOptions options;
+    options.windowBytes = GetParam();
+    const auto windowed = ChromeTraceReader::parse(json, "windowed.json", options);
+    ASSERT_TRUE(windowed.ok()) << windowed.error().toString();
+    EXPECT_EQ(windowed.value().eventCount(), 1u);
+    ASSERT_EQ(windowed.value().processes.size(), whole.value().processes.size());
+    const std::string& metadata = windowed.value().processes[0].fileMetadataJson;
+    EXPECT_EQ(metadata, whole.value().processes[0].fileMetadataJson);
+    EXPECT_NE(metadata.find("1712867402348624000"), std::string::npos) << metadata;
+    EXPECT_NE(metadata.find("123456789012"), std::string::npos) << metadata;
+
+    // A document that is one long number is "not a trace" at byte 0, whatever the window.
+    const std::string number = "12345678901234567890123456789012345678901234567890";
+    const auto notATrace = ChromeTraceReader::parse(number, "number.json", options);
+    ASSERT_FALSE(notATrace.ok());
+    EXPECT_EQ(notATrace.error().byteOffset, 0u) << notATrace.error().toString();
+    EXPECT_NE(notATrace.error().message.find("not a Chrome trace"), std::string::npos) << notATrace.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(WindowBytes, TopLevelValueAcrossWindows, ::testing::Range<std::size_t>(8, 97, 1));
+
+} // namespace
+} // namespace gapscope

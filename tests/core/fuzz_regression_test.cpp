@@ -3,12 +3,15 @@
 // case that shows what went wrong.
 
 #include "core/analysis/analysis.h"
+#include "core/io/chrome/chrome_trace_reader.h"
 #include "core/io/native/native_trace_reader.h"
 #include "tests/core/trace_builder.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -79,6 +82,30 @@ TEST_P(FuzzRegressionFarEvent, IsSkippedAndTheRestAnalyzes)
 INSTANTIATE_TEST_SUITE_P(Inputs, FuzzRegressionFarEvent,
     ::testing::Values(FarEventCase { "fuzz_host_range_overflow.gapscope", 1, 14760, true },
         FarEventCase { "fuzz_duration_overflow.gapscope", 37, std::nullopt, false }));
+
+// Found by the chrome_json fuzz target: a top-level object that closes early (`{..., "pid": 3727853, ...}, {...`).
+// Read whole, it is "not a Chrome trace" at byte 0; read through a 64-byte window, the number 3727853 was cut at
+// byte 64 and "853" failed as a syntax error there. Both readings must give the same error at the same byte
+// (the hand-built case: TopLevelValueAcrossWindows in chrome_trace_reader_errors_test.cpp).
+TEST(FuzzRegression, TopLevelNumberCutByTheWindowGivesTheSameErrorAsTheWholeFile)
+{
+    std::ifstream in(test::dataPath("malformed/fuzz_top_level_number_across_window.json"), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    const std::string json = bytes.str();
+    ASSERT_EQ(json.size(), 27148u);
+    const auto whole = ChromeTraceReader::parse(json, "fuzz.json");
+    for (const std::size_t window : { 16, 64, 100, 4096 }) {
+        ChromeReadOptions options;
+        options.windowBytes = window;
+        const auto windowed = ChromeTraceReader::parse(json, "fuzz.json", options);
+        ASSERT_FALSE(whole.ok());
+        ASSERT_FALSE(windowed.ok()) << window;
+        EXPECT_EQ(windowed.error().byteOffset, 0u) << window << ": " << windowed.error().toString();
+        EXPECT_EQ(windowed.error().message, whole.error().message) << window;
+    }
+    EXPECT_EQ(whole.error().message, "not a Chrome trace: the top-level object has no \"traceEvents\" array");
+}
 
 } // namespace
 } // namespace gapscope

@@ -46,6 +46,9 @@ private:
     bool parseEventArray();
     bool checkTrailing();
     const char* parseTopLevelValue(const char* p, std::string_view key);
+    /// skipValue(p), but a value that runs up to the window's end before the content's end may go on in the next
+    /// window (a number such as 17128|67402 cut by the window): that is "not complete yet", so parseItem refills.
+    const char* skipCompleteValue(const char* p);
     void setSyntaxError();
     void setError(std::uint64_t offset, std::string message);
 
@@ -168,7 +171,7 @@ IoResult<Trace> ChromeJsonImporter::run()
             return failure();
     } else {
         // Valid JSON that is not an object or array is "not a trace"; anything else is not JSON at all.
-        if (!parseItem([&](const char* p) { return m_scan.skipValue(p); }))
+        if (!parseItem([&](const char* p) { return skipCompleteValue(p); }))
             return *m_error;
         if (!checkTrailing())
             return *m_error;
@@ -271,9 +274,17 @@ bool ChromeJsonImporter::parseTopLevelObject()
     return true;
 }
 
-const char* ChromeJsonImporter::parseTopLevelValue(const char* p, std::string_view key)
+const char* ChromeJsonImporter::skipCompleteValue(const char* p)
 {
     const char* end = m_scan.skipValue(p);
+    if (end && end == m_window.end() && !m_window.eof())
+        return m_scan.fail(end, "the value may go on after the window");
+    return end;
+}
+
+const char* ChromeJsonImporter::parseTopLevelValue(const char* p, std::string_view key)
+{
+    const char* end = skipCompleteValue(p);
     if (!end)
         return nullptr;
     const std::string_view raw(p, static_cast<std::size_t>(end - p));
