@@ -13,7 +13,7 @@ PACKAGES=(
   qt6-base-dev libgl-dev fonts-dejavu-core
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libsqlite3-dev
   libopenmpi-dev openmpi-bin
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev llvm-14
 )
 
 missing=()

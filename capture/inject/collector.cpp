@@ -3,6 +3,7 @@
 
 #include "capture/collector_env.h"
 #include "capture/inject/collector_clock.h"
+#include "capture/inject/kept_for_life.h"
 
 #if GAPSCOPE_COLLECTOR_HAVE_CUPTI
 #include <cupti.h>
@@ -306,7 +307,8 @@ void Collector::noteThreadName(std::int64_t tid, const std::string& name, bool e
 
 void Collector::setCudaHooks(CudaHooks hooks)
 {
-    m_cudaHooks.store(new CudaHooks(hooks), std::memory_order_release); // leaked on purpose: used until exit
+    // Never freed: a thread may be in the previous hooks now; kept reachable for the process's life.
+    keepForLife(m_cudaHooks.exchange(new CudaHooks(hooks), std::memory_order_acq_rel));
 }
 
 void Collector::setNvtxShutdownHook(void (*closeOpenRanges)(std::int64_t))
@@ -324,14 +326,22 @@ void Collector::startFlushThread()
     m_stopFlushing.store(false);
     m_wakeFd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     g_wakeFd.store(m_wakeFd);
-    m_flushThread = new std::thread([this] {
-        try {
-            flushLoop();
-        } catch (...) {
-            std::fprintf(stderr, "gapscope collector: the flush thread stopped after an error\n");
-        }
-    });
     m_flushThreadPid = ::getpid();
+    const int error = ::pthread_create(&m_flushThread, nullptr, &Collector::flushThreadMain, this);
+    m_hasFlushThread = error == 0;
+    if (!m_hasFlushThread)
+        reportError(std::string("cannot start the flush thread (") + std::strerror(error)
+            + "): events are written at exit only");
+}
+
+void* Collector::flushThreadMain(void* collector)
+{
+    try {
+        static_cast<Collector*>(collector)->flushLoop();
+    } catch (...) {
+        std::fprintf(stderr, "gapscope collector: the flush thread stopped after an error\n");
+    }
+    return nullptr;
 }
 
 void Collector::flushLoop()
@@ -352,6 +362,7 @@ void Collector::flushLoop()
             exitOnSignal(signal);
             return;
         }
+        std::lock_guard flushing(m_flushMutex);
         flushOnce(false, iteration++ % kThreadNameEvery == 0);
     }
 }
@@ -411,14 +422,15 @@ void Collector::shutdownLocked()
 {
     if (m_shutDown.exchange(true))
         return;
-    if (m_flushThread && m_flushThreadPid == ::getpid()) {
+    if (m_hasFlushThread && m_flushThreadPid == ::getpid()) {
         m_stopFlushing.store(true, std::memory_order_release);
         g_wakeFd.store(-1);
         const std::uint64_t one = 1;
         [[maybe_unused]] const ssize_t written = ::write(m_wakeFd, &one, sizeof(one));
         // A terminating signal runs this on the flush thread itself, which cannot join itself.
-        if (m_flushThread->get_id() != std::this_thread::get_id())
-            m_flushThread->join();
+        if (!pthread_equal(m_flushThread, pthread_self()))
+            pthread_join(m_flushThread, nullptr);
+        m_hasFlushThread = false;
     }
     NativeStreamWriter* w = m_writer.load(std::memory_order_acquire);
     if (!w)
@@ -441,34 +453,49 @@ void Collector::shutdownLocked()
         static_cast<std::uint8_t>(native::EventCode::Overhead), 0 });
     w->close(now());
     // Late calls from threads still running find no writer; the object itself stays (they may hold it).
-    m_writer.store(nullptr, std::memory_order_release);
+    keepForLife(m_writer.exchange(nullptr, std::memory_order_acq_rel));
 }
 
 void Collector::prepareFork()
 {
-    instance().m_stateMutex.lock();
+    Collector& c = instance();
+    c.m_stateMutex.lock();
+    // A flush in progress ends first; bounded, so that nothing the flush waits on can hold fork() forever.
+    c.m_forkHoldsFlush = false;
+    for (int waited = 0; waited < 250 && !(c.m_forkHoldsFlush = c.m_flushMutex.try_lock()); ++waited)
+        ::usleep(1000);
 }
 
 void Collector::parentAfterFork()
 {
-    instance().m_stateMutex.unlock();
+    Collector& c = instance();
+    if (c.m_forkHoldsFlush)
+        c.m_flushMutex.unlock();
+    c.m_stateMutex.unlock();
 }
 
 void Collector::childAfterFork()
 {
     Collector& c = instance();
+    if (c.m_forkHoldsFlush)
+        c.m_flushMutex.unlock();
     c.m_stateMutex.unlock();
     // The parent's writer, buffers and flush thread belong to the parent: the child leaves them be
-    // (their locks may be held by threads that do not exist here) and opens its own file lazily.
-    c.m_flushThread = nullptr;
+    // (their locks may be held by threads that do not exist here), keeps them reachable, never freed
+    // (kept_for_life.h), and opens its own file lazily.
+    c.m_hasFlushThread = false;
     g_wakeFd.store(-1); // the parent's eventfd: a signal here must not wake the parent's thread
     if (c.m_wakeFd >= 0)
         ::close(c.m_wakeFd);
     c.m_wakeFd = -1;
     g_pendingSignal = 0;
+    keepForLife(c.m_threadNames);
     c.m_threadNames = new ThreadNameBook(); // the parent's may be locked by a thread the child lacks
-    c.m_cudaHooks.store(nullptr); // CUPTI state does not survive fork(); a child that inits CUDA sets it again
-    const bool wasRecording = c.m_writer.exchange(nullptr) != nullptr;
+    // CUPTI state does not survive fork(); a child that inits CUDA sets it again.
+    keepForLife(c.m_cudaHooks.exchange(nullptr));
+    NativeStreamWriter* parentWriter = c.m_writer.exchange(nullptr);
+    keepForLife(parentWriter);
+    const bool wasRecording = parentWriter != nullptr;
     c.m_reopenAfterFork.store(wasRecording && !c.m_shutDown.load());
 }
 

@@ -8,7 +8,8 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
-#include <thread>
+
+#include <pthread.h>
 
 namespace gapscope::capture {
 
@@ -81,6 +82,7 @@ private:
     void openFile();
     void writeProcessMetadata();
     void startFlushThread();
+    static void* flushThreadMain(void* collector);
     void flushLoop();
     void flushOnce(bool forcedCupti, bool refreshThreadNames);
     void refreshThreadNames(NativeStreamWriter& writer);
@@ -103,6 +105,11 @@ private:
 
     /// Guards (re)opening and shutdown; held across fork() so the child can take it over.
     std::mutex m_stateMutex;
+    /// Held by the flush thread while it flushes. fork() waits for it (250 ms at most), so that the child does
+    /// not start with a lock the flush held inside malloc: the sanitizers' allocator (GCC 12's and clang 14's)
+    /// is not fork-safe, and a child forked in the middle of a flush hung at its first allocation.
+    std::mutex m_flushMutex;
+    bool m_forkHoldsFlush = false;
     std::atomic<NativeStreamWriter*> m_writer { nullptr };
     std::atomic<bool> m_reopenAfterFork { false };
     std::atomic<bool> m_shutDown { false };
@@ -116,10 +123,12 @@ private:
     /// thread: a child after fork() must not share its parent's.
     int m_wakeFd = -1;
     std::atomic<bool> m_stopFlushing { false };
-    /// Heap-held and never deleted: after fork() the child must not touch the parent's thread object.
-    std::thread* m_flushThread = nullptr;
+    /// A plain pthread: nothing on the heap that a forked child (which has no such thread) would lose.
+    pthread_t m_flushThread {};
+    bool m_hasFlushThread = false;
     pid_t m_flushThreadPid = 0;
-    /// Heap-held: after fork() the child replaces it (its lock may be held by a thread it lacks).
+    /// Heap-held: after fork() the child replaces it (its lock may be held by a thread it lacks) and keeps
+    /// the parent's reachable (kept_for_life.h).
     ThreadNameBook* m_threadNames = new ThreadNameBook();
 };
 

@@ -3,6 +3,7 @@
 #include "capture/json_text.h"
 
 #include "capture/inject/collector.h"
+#include "capture/inject/kept_for_life.h"
 
 #include <pthread.h>
 #include <sys/prctl.h>
@@ -408,7 +409,11 @@ namespace {
 
 void childAfterFork()
 {
-    // Other threads' states and the lists' lock belong to threads the child does not have.
+    // Other threads' states and the lists' lock belong to threads the child does not have: the parent's
+    // lists stay, never freed, reachable (kept_for_life.h), and the child starts its own.
+    keepForLife(g_mutex);
+    keepForLife(g_threads);
+    keepForLife(g_started);
     g_mutex = new std::mutex();
     g_threads = new std::vector<ThreadState*>();
     g_started = new std::unordered_map<nvtxRangeId_t, std::pair<std::int64_t, OpenRange>>();

@@ -12,7 +12,12 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace gapscope::capture {
 namespace {
@@ -136,6 +141,51 @@ TEST(RecordNvtxTest, KindsWithoutNvtxRecordNoRanges)
     // NVTX was not asked for and the client does not use CUDA: nothing loaded the collector.
     ASSERT_FALSE(result);
     EXPECT_NE(result.error().message.find("nothing was recorded"), std::string::npos);
+}
+
+// NVTX dlclose()s an injection library whose InitializeInjectionNvtx2 returns 0. When the collector has
+// started by then (here: its folder does not exist, so it cannot create its file), its SIGINT/SIGTERM handler
+// is installed: the library must stay loaded (-z nodelete), or the next SIGTERM jumps into unmapped code
+// and the program dies of SIGSEGV (what it did) instead of the SIGTERM it was sent.
+TEST(RecordNvtxTest, TheCollectorStaysLoadedWhenNvtxInitFails)
+{
+    gapscope::test::TempDir dir;
+    const std::string missingFolder = dir.file("missing");
+    const std::string errPath = dir.file("stderr.txt");
+    int out[2];
+    ASSERT_EQ(::pipe(out), 0);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        ::dup2(out[1], 1);
+        const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(err, 2);
+        ::close(out[0]);
+        ::setenv("NVTX_INJECTION64_PATH", GAPSCOPE_INJECT_LIBRARY, 1);
+        ::setenv("GAPSCOPE_OUTPUT_DIR", missingFolder.c_str(), 1);
+        ::execl(GAPSCOPE_LONG_CLIENT, GAPSCOPE_LONG_CLIENT, static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    ::close(out[1]);
+    // "ready" comes after the client's first NVTX call: NVTX has tried the collector and closed it by then.
+    std::string said;
+    char buffer[64];
+    while (said.find("ready\n") == std::string::npos) {
+        const ssize_t got = ::read(out[0], buffer, sizeof(buffer));
+        if (got <= 0)
+            break;
+        said.append(buffer, static_cast<std::size_t>(got));
+    }
+    ::close(out[0]);
+    EXPECT_EQ(said, "ready\n");
+    ASSERT_EQ(::kill(pid, SIGTERM), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    const std::string err = gapscope::test::readWholeFile(errPath);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status) << "\n" << err;
+    EXPECT_EQ(WTERMSIG(status), SIGTERM) << err;
+    EXPECT_NE(err.find("cannot create " + missingFolder + "/gapscope-" + std::to_string(pid)), std::string::npos)
+        << err;
 }
 
 } // namespace
