@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/model/correlation_index.h"
 #include "core/model/event.h"
 #include "core/model/string_table.h"
+#include "core/model/trace_indices.h"
 
 #include <cstdint>
 #include <limits>
@@ -12,19 +14,6 @@
 #include <vector>
 
 namespace gapscope {
-
-struct ProcessIndex {
-    std::uint32_t value = 0;
-    friend bool operator==(ProcessIndex, ProcessIndex) = default;
-};
-struct DeviceIndex {
-    std::uint32_t value = 0;
-    friend bool operator==(DeviceIndex, DeviceIndex) = default;
-};
-struct LaneIndex {
-    std::uint32_t value = 0;
-    friend bool operator==(LaneIndex, LaneIndex) = default;
-};
 
 /// A host process. For a Kineto file this is the profiled process (the one that issued the CUDA calls).
 struct Process {
@@ -93,13 +82,6 @@ struct Lane {
     /// shadows in maxEndPrefix may not overlap; callers that need exactness check each event.
     /// Precondition: the trace is finalized.
     std::pair<std::size_t, std::size_t> visibleRange(TimeNs t0, TimeNs t1) const;
-};
-
-/// Refers to one event: lane and index within the lane.
-struct EventRef {
-    LaneIndex lane;
-    std::uint32_t index = 0;
-    friend bool operator==(EventRef, EventRef) = default;
 };
 
 /// A problem found while loading; the load went on. `byteOffset` is into the (decompressed) input; a format
@@ -178,7 +160,7 @@ public:
     }
     /// A process's launch starts by correlation id, for reading many without launchStartOf()'s checks.
     struct LaunchStartTable {
-        static constexpr TimeNs kNone = std::numeric_limits<TimeNs>::min(); // an id without a launch call
+        static constexpr TimeNs kNone = kNoLaunchStart; // an id without a launch call
         /// starts[id - base] for ids in [base, base + size); an id outside has no launch call.
         const TimeNs* starts = nullptr;
         std::uint32_t base = 0;
@@ -199,12 +181,7 @@ public:
     /// Bytes the correlation index holds: (launch calls' side, GPU ops' side).
     std::pair<std::size_t, std::size_t> correlationIndexBytes() const
     {
-        const auto bytes = [](const CorrelationIndex& index) {
-            return index.parts.capacity() * sizeof(CorrelationIndex::Part)
-                + index.slotTable.capacity() * sizeof(CorrelationIndex::Slot)
-                + index.listed.capacity() * sizeof(CorrelationIndex::Listed);
-        };
-        return { bytes(m_launches) + m_launchStarts.capacity() * sizeof(TimeNs), bytes(m_gpuOps) };
+        return { m_launches.bytes() + m_launchStarts.capacity() * sizeof(TimeNs), m_gpuOps.bytes() };
     }
 
     /// [first start, last end) over all events, or nullopt when the trace is empty.
@@ -215,64 +192,6 @@ public:
     void append(Trace&& other);
 
 private:
-    /// One side of the correlation links (API calls, or GPU ops), per process. Dense ids (the usual case: CUPTI
-    /// and Kineto count calls up from a small number) go to a direct table, one slot per id from the
-    /// process's smallest to its largest, holding the earliest-starting event with that id: a lookup is one
-    /// load, and the table is built in one pass without sorting. Further events with an id already taken, and
-    /// all events of a process whose ids are too sparse for a table, go to a list sorted by (id, start).
-    struct CorrelationIndex {
-        struct Slot {
-            std::uint32_t lane; // kEmptySlot: no event with this id
-            std::uint32_t index;
-        };
-        struct Listed {
-            std::uint32_t correlation;
-            std::uint32_t lane;
-            std::uint32_t index;
-        };
-        struct Part {
-            std::uint32_t base = 0; // smallest id (dense parts)
-            std::uint32_t slotCount = 0; // ids base .. base + slotCount - 1 have a slot; 0 without table
-            std::size_t firstSlot = 0; // into `slotTable`
-            std::size_t listedBegin = 0; // this process's run of `listed`
-            std::size_t listedEnd = 0;
-        };
-        static constexpr std::uint32_t kEmptySlot = 0xffffffffu;
-        std::vector<Part> parts; // by process
-        std::vector<Slot> slotTable;
-        std::vector<Listed> listed; // by (process, correlation, start)
-
-        /// The earliest-starting event with this id in the process (inline: the analysis asks once per gap).
-        std::optional<EventRef> first(ProcessIndex process, std::uint32_t correlation) const
-        {
-            if (process.value >= parts.size())
-                return std::nullopt;
-            const Part& part = parts[process.value];
-            if (part.slotCount == 0)
-                return firstListed(part, correlation);
-            // Ids below the table's range wrap to a large offset and miss too.
-            const std::uint32_t offset = correlation - part.base;
-            if (offset >= part.slotCount || slotTable[part.firstSlot + offset].lane == kEmptySlot)
-                return std::nullopt;
-            const Slot& slot = slotTable[part.firstSlot + offset];
-            return EventRef { LaneIndex { slot.lane }, slot.index };
-        }
-        std::optional<EventRef> firstListed(const Part& part, std::uint32_t correlation) const;
-        /// Every event with this id in the process, earliest start first.
-        void all(ProcessIndex process, std::uint32_t correlation, std::vector<EventRef>& out) const;
-        /// The run of `listed` with this id.
-        std::pair<std::size_t, std::size_t> listedRange(const Part& part, std::uint32_t correlation) const;
-    };
-    /// What finalize() saw of one lane's correlated events (API calls on thread lanes, any on GPU lanes).
-    struct LaneIds {
-        std::uint32_t min = 0xffffffffu;
-        std::uint32_t max = 0;
-        std::size_t count = 0;
-    };
-    /// Builds the index of one side (`gpuSide`: GPU lanes, else thread lanes) from the lanes' id extents.
-    /// With `starts`, also fills it beside the slot table with the start of each slot's event.
-    void buildCorrelationIndex(
-        CorrelationIndex& index, const std::vector<LaneIds>& laneIds, bool gpuSide, std::vector<TimeNs>* starts) const;
     /// Per string id: what finalizeLane() indexes events by (kSyncCallName, kStepName) and sums up
     /// (kCommunicationName).
     static constexpr std::uint8_t kSyncCallName = 1;
@@ -283,7 +202,6 @@ private:
     /// Beside m_launches.slotTable, the start of the call in each slot (kNoLaunchStart for an empty one): the
     /// gap analysis reads these 8 bytes per gap instead of the launch call itself.
     std::vector<TimeNs> m_launchStarts;
-    static constexpr TimeNs kNoLaunchStart = LaunchStartTable::kNone;
     /// The m_launchStarts entry of a correlation id of a process with a table, nullptr outside the table.
     const TimeNs* launchStartEntry(ProcessIndex process, std::uint32_t correlation) const
     {
