@@ -22,17 +22,12 @@ NameClasses::NameClasses(const Trace& trace, const std::string& stepPattern, std
                 + "): no NVTX range is taken as a step");
         }
     }
-    m_flags.resize(std::max<std::size_t>(1, trace.strings.size()), 0); // [0]: the empty name, no flags
-    for (std::uint32_t id = 1; id < m_flags.size(); ++id) {
+    // The classes every use of the trace shares (classifyNames), and the step pattern's matches beside them.
+    m_flags = classifyNames(trace.strings);
+    for (std::uint32_t id = 1; pattern && id < m_flags.size(); ++id) {
         const std::string_view name = trace.strings.view(StringId { id });
-        std::uint8_t f = 0;
-        if (isCommunicationKernel(name))
-            f |= kCommunication;
-        if (isProfilerStepName(name))
-            f |= kProfilerStep;
-        if (pattern && std::regex_search(name.begin(), name.end(), *pattern))
-            f |= kStepPattern;
-        m_flags[id] = f;
+        if (std::regex_search(name.begin(), name.end(), *pattern))
+            m_flags[id] |= kStepPattern;
     }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/model/call_names.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
@@ -40,9 +41,10 @@ public:
     }
 
 private:
-    static constexpr std::uint8_t kCommunication = 1;
-    static constexpr std::uint8_t kProfilerStep = 2;
-    static constexpr std::uint8_t kStepPattern = 4;
+    // The NameClass bits of classifyNames(), and one more.
+    static constexpr std::uint8_t kCommunication = kCommunicationName;
+    static constexpr std::uint8_t kProfilerStep = kProfilerStepName;
+    static constexpr std::uint8_t kStepPattern = 8;
     std::uint8_t flags(StringId name) const { return name.value < m_flags.size() ? m_flags[name.value] : 0; }
 
     std::vector<std::uint8_t> m_flags;

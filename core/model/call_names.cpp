@@ -110,4 +110,18 @@ bool isCommunicationKernel(std::string_view name)
     return containsCaseInsensitive(name, "nccl") || containsCaseInsensitive(name, "rccl");
 }
 
+std::uint8_t nameClassesOf(std::string_view name)
+{
+    return static_cast<std::uint8_t>((isSynchronizingCall(name) ? kSyncCallName : 0)
+        | (isProfilerStepName(name) ? kProfilerStepName : 0) | (isCommunicationKernel(name) ? kCommunicationName : 0));
+}
+
+std::vector<std::uint8_t> classifyNames(const StringTable& strings)
+{
+    std::vector<std::uint8_t> classes(std::max<std::size_t>(1, strings.size()), 0);
+    for (std::uint32_t id = 1; id < classes.size(); ++id)
+        classes[id] = nameClassesOf(strings.view(StringId { id }));
+    return classes;
+}
+
 } // namespace gapscope

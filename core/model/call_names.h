@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Names the model itself recognises while finalizing a trace, so that the analysis finds the few host events
-// it needs (synchronizing calls, step ranges) without reading every event, and knows which GPU lanes hold
-// communication kernels.
+// The names the analysis recognises (synchronizing calls, profiler steps, communication kernels), and their
+// classification per string id, done once per trace: classifyNames().
 
+#include "core/model/string_table.h"
+
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace gapscope {
 
@@ -21,5 +24,19 @@ inline bool isProfilerStepName(std::string_view name)
 
 /// True for kernels docs/definitions.md counts as communication (name contains nccl/rccl, case-insensitive).
 bool isCommunicationKernel(std::string_view name);
+
+/// The classes of a name, as bits of one byte.
+enum NameClass : std::uint8_t {
+    kSyncCallName = 1, // isSynchronizingCall
+    kProfilerStepName = 2, // isProfilerStepName
+    kCommunicationName = 4, // isCommunicationKernel
+};
+
+/// The NameClass bits of one name.
+std::uint8_t nameClassesOf(std::string_view name);
+
+/// nameClassesOf() of every string of the table, by string id (at least one entry: [0], the empty name, has
+/// none): what hot loops read instead of comparing strings.
+std::vector<std::uint8_t> classifyNames(const StringTable& strings);
 
 } // namespace gapscope

@@ -134,8 +134,8 @@ LaneIds Trace::finalizeLane(Lane& lane, const std::vector<std::uint8_t>& nameFla
                 const std::uint8_t flags = e.name.value < nameFlags.size() ? nameFlags[e.name.value] : 0;
                 if ((flags & kSyncCallName) && isApiCall(e.kind)) [[unlikely]]
                     lane.syncCalls.push_back(static_cast<std::uint32_t>(i));
-                if ((flags & kStepName) || e.kind == EventKind::NvtxRange || e.kind == EventKind::UserAnnotation)
-                    [[unlikely]]
+                if ((flags & kProfilerStepName) || e.kind == EventKind::NvtxRange
+                    || e.kind == EventKind::UserAnnotation) [[unlikely]]
                     lane.stepCandidates.push_back(static_cast<std::uint32_t>(i));
             }
             if (takesCorrelation(e, gpuLane)) {
@@ -166,12 +166,7 @@ void Trace::finalize()
         total += lane.events.size();
     const bool parallel = total >= kParallelEvents && std::thread::hardware_concurrency() > 1;
 
-    std::vector<std::uint8_t> nameFlags(std::max<std::size_t>(1, strings.size()), 0); // [0]: the empty name
-    for (std::uint32_t id = 1; id < nameFlags.size(); ++id) {
-        const std::string_view name = strings.view(StringId { id });
-        nameFlags[id] = static_cast<std::uint8_t>((isSynchronizingCall(name) ? kSyncCallName : 0)
-            | (isProfilerStepName(name) ? kStepName : 0) | (isCommunicationKernel(name) ? kCommunicationName : 0));
-    }
+    const std::vector<std::uint8_t> nameFlags = classifyNames(strings); // NameClass bits by string id
     std::vector<LaneIds> ids(lanes.size());
     const auto finalizeLanes = [this, &ids, &nameFlags](std::size_t begin, std::size_t end) {
         std::vector<TimeNs> openEnds;

@@ -192,11 +192,6 @@ public:
     void append(Trace&& other);
 
 private:
-    /// Per string id: what finalizeLane() indexes events by (kSyncCallName, kStepName) and sums up
-    /// (kCommunicationName).
-    static constexpr std::uint8_t kSyncCallName = 1;
-    static constexpr std::uint8_t kStepName = 2;
-    static constexpr std::uint8_t kCommunicationName = 4;
     static LaneIds finalizeLane(Lane& lane, const std::vector<std::uint8_t>& nameFlags, std::vector<TimeNs>& openEnds);
     CorrelationIndex m_launches; // API calls (runtime/driver) with a correlation id
     /// Beside m_launches.slotTable, the start of the call in each slot (kNoLaunchStart for an empty one): the
