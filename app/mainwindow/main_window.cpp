@@ -311,7 +311,7 @@ void MainWindow::createActions()
         if (m_loaded.comparison)
             alignComparisonOn(m_loaded.comparison->alignStep);
         else if (m_loaded.trace)
-            m_loader->analyze(m_loaded.trace, analysisOptions(), AnalysisPurpose::Main);
+            m_loader->analyze(m_loaded.trace, m_loaded.laneSummaries, analysisOptions(), AnalysisPurpose::Main);
     });
     auto* find = new QAction(tr("Find"), this);
     find->setShortcut(QKeySequence::Find);
@@ -616,7 +616,7 @@ void MainWindow::onSelectionChanged()
             m_details->setHtml(tr("<p>Measuring the range...</p>"));
             AnalysisOptions options = analysisOptions();
             options.window = WindowSpec { WindowKind::Explicit, 0, range->first, range->second };
-            m_loader->analyze(m_loaded.trace, options, AnalysisPurpose::Range);
+            m_loader->analyze(m_loaded.trace, m_loaded.laneSummaries, options, AnalysisPurpose::Range);
         }
     } else {
         showSummary();

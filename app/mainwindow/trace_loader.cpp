@@ -59,11 +59,13 @@ LoadResult analyzeForDisplay(std::shared_ptr<const Trace> trace, timeline::Loade
         return canceled;
     AnalysisOptions stoppable = options;
     stoppable.stop = stop;
-    AnalysisResult result = gapscope::analyze(*trace, stoppable);
+    auto summaries = std::make_shared<const LaneSummaries>(*trace);
+    AnalysisResult result = gapscope::analyze(*trace, *summaries, stoppable);
     if (result.stopped || !step(percent + (100 - percent) / 2, QStringLiteral("Building the timeline index")))
         return canceled;
     auto outcome = std::make_shared<LoadOutcome>();
     outcome->loaded = std::move(loaded);
+    outcome->loaded.laneSummaries = std::move(summaries);
     outcome->loaded.index = std::make_shared<const timeline::TimelineIndex>(timeline::TimelineIndex::build(*trace));
     outcome->analysis = timeline::makeAnalysisSnapshot(*trace, std::move(result));
     for (const ImportWarning& w : trace->warnings)
@@ -195,16 +197,17 @@ void TraceLoader::dropAnalyses()
     m_rangeAnalysis.drop();
 }
 
-quint64 TraceLoader::analyze(
-    std::shared_ptr<const Trace> trace, const AnalysisOptions& options, AnalysisPurpose purpose)
+quint64 TraceLoader::analyze(std::shared_ptr<const Trace> trace, std::shared_ptr<const LaneSummaries> summaries,
+    const AnalysisOptions& options, AnalysisPurpose purpose)
 {
     const quint64 job = analysisJob(purpose).current() + 1;
     return analysisJob(purpose).run(
         this,
-        [trace, options](std::stop_token stop) {
+        [trace, summaries, options](std::stop_token stop) {
             AnalysisOptions stoppable = options;
             stoppable.stop = std::move(stop);
-            AnalysisResult result = gapscope::analyze(*trace, stoppable);
+            AnalysisResult result
+                = summaries ? gapscope::analyze(*trace, *summaries, stoppable) : gapscope::analyze(*trace, stoppable);
             return timeline::makeAnalysisSnapshot(*trace, std::move(result));
         },
         [this, job, purpose](const timeline::AnalysisSnapshot& snapshot) {

@@ -71,9 +71,10 @@ public:
     quint64 load(const QStringList& files, const AnalysisOptions& options, const ReadFilter& filter = {});
     /// Starts loading a comparison (loadAndCompare()) as load() does: same progress, Cancel and signals.
     quint64 loadComparison(const ComparisonRequest& request, const AnalysisOptions& options);
-    /// Re-runs the analysis of a loaded trace (another window, a selected range); a running analysis of the
-    /// same purpose is stopped.
-    quint64 analyze(std::shared_ptr<const Trace> trace, const AnalysisOptions& options, AnalysisPurpose purpose);
+    /// Re-runs the analysis of a loaded trace (another window, a selected range) with its lane summaries (null:
+    /// built for this analysis); a running analysis of the same purpose is stopped.
+    quint64 analyze(std::shared_ptr<const Trace> trace, std::shared_ptr<const LaneSummaries> summaries,
+        const AnalysisOptions& options, AnalysisPurpose purpose);
     /// Stops every analysis still running (the trace they are about was replaced).
     void dropAnalyses();
     /// Stops the current load: its result will be dropped.

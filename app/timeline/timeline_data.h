@@ -21,6 +21,9 @@ namespace gapscope::timeline {
 struct LoadedTrace {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TimelineIndex> index;
+    /// The analysis's summaries of the trace's lanes, built once with the load and handed to every analysis of
+    /// the trace (a new window, a range); null: each analysis builds them.
+    std::shared_ptr<const LaneSummaries> laneSummaries;
     std::vector<std::string> files;
     /// A comparison (File › Compare With…): `trace` holds BASE's processes, then NEW's with NEW's times shifted,
     /// laid out in these two titled blocks; `comparison` keeps the two traces as read. Empty / null otherwise.

@@ -126,8 +126,8 @@ void rankDeviceGaps(const std::vector<std::size_t>& candidates, const AnalysisOp
 }
 
 /// Device figures and device gaps of one device, appended to `result`.
-void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& names, const GapClassifier& classifier,
-    const AnalysisOptions& options, AnalysisResult& result)
+void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& names, const LaneSummaries& summaries,
+    const GapClassifier& classifier, const AnalysisOptions& options, AnalysisResult& result)
 {
     const ProcessIndex process = trace.devices[device.value].process;
     const Window& window = result.windows[process.value];
@@ -167,8 +167,8 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     const auto measureSlices = [&] {
         for (std::size_t i; (i = nextSlice.fetch_add(1)) < sliceCount;) {
             Slice& slice = slices[i];
-            slice.measure
-                = measureDevice(trace, lanes, names, options.activity, slice.window, slice.extent, *slice.emitter);
+            slice.measure = measureDevice(
+                trace, lanes, names, &summaries, options.activity, slice.window, slice.extent, *slice.emitter);
             slice.emitter->finish();
         }
     };
@@ -215,8 +215,8 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
 
 /// The stream gaps of one device (with causes), appended to `gaps`: each stream on its own, into a run of its
 /// own, and on large devices the later streams on a second thread.
-void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses& names, const GapClassifier& classifier,
-    const AnalysisOptions& options, const Window& window, GapList& gaps)
+void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses& names, const LaneSummaries& summaries,
+    const GapClassifier& classifier, const AnalysisOptions& options, const Window& window, GapList& gaps)
 {
     const std::vector<LaneIndex> lanes = streamLanesOf(trace, device);
     const std::size_t events = eventsOn(trace, lanes);
@@ -226,7 +226,7 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
             GapRun& run = out.emplace_back(gapRun(
                 trace, device, lanes[i], trace.lanes[lanes[i].value].events.size() + window.ranges.intervals().size()));
             GapEmitter laneGaps(window.ranges, classifier, run);
-            measureDevice(trace, { lanes[i] }, names, options.activity, window.ranges, {}, laneGaps);
+            measureDevice(trace, { lanes[i] }, names, &summaries, options.activity, window.ranges, {}, laneGaps);
             // "Per stream that has activity": a stream with none has no gaps of its own.
             if (laneGaps.sawActivity())
                 laneGaps.finish();
@@ -261,11 +261,16 @@ const StepStats* stepStatsFor(const AnalysisResult& result, ProcessIndex process
 
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
 {
+    return analyze(trace, LaneSummaries(trace), options);
+}
+
+AnalysisResult analyze(const Trace& trace, const LaneSummaries& summaries, const AnalysisOptions& options)
+{
     AnalysisResult result;
     result.options = options;
     const auto analyzed = [&options](ProcessIndex p) { return !options.process || *options.process == p; };
     const NameClasses names(trace, options.stepPattern, result.warnings);
-    HostScan host = scanHostLanes(trace, names, options.process);
+    HostScan host = scanHostLanes(trace, summaries, names, options.process);
 
     // Steps, devices and gaps are listed with the ranks of a job in rank order, as every view shows them.
     for (const ProcessIndex process : processesInRankOrder(trace)) {
@@ -297,7 +302,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
             return result;
         }
         if (analyzed(trace.devices[d.value].process))
-            analyzeDevice(trace, d, names, classifier, options, result);
+            analyzeDevice(trace, d, names, summaries, classifier, options, result);
     }
     // Stream gaps after every device gap, straight into the list.
     for (std::size_t i = 0; options.streamGaps && i < devices.size(); ++i) {
@@ -307,7 +312,8 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options)
         }
         const ProcessIndex process = trace.devices[devices[i].value].process;
         if (analyzed(process))
-            appendStreamGaps(trace, devices[i], names, classifier, options, result.windows[process.value], result.gaps);
+            appendStreamGaps(
+                trace, devices[i], names, summaries, classifier, options, result.windows[process.value], result.gaps);
     }
 
     if (options.kernelStatistics)

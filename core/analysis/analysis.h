@@ -6,6 +6,7 @@
 
 #include "core/analysis/gap.h"
 #include "core/analysis/interval_set.h"
+#include "core/analysis/lane_summaries.h"
 #include "core/model/call_names.h"
 #include "core/model/trace.h"
 
@@ -171,6 +172,9 @@ const StepStats* stepStatsFor(const AnalysisResult& result, ProcessIndex process
 
 /// Runs the whole analysis. Precondition: trace.finalize() was called.
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options);
+/// The same with the trace's lane summaries built already (LaneSummaries(trace)): what a viewer that analyzes
+/// one trace again and again (a new window, a new range) hands in, instead of a pass over every event each time.
+AnalysisResult analyze(const Trace& trace, const LaneSummaries& lanes, const AnalysisOptions& options);
 
 /// Steps of every process (docs/definitions.md "Steps"), warm-up flagged per options.window.warmupSteps.
 std::vector<Step> findSteps(const Trace& trace, const std::string& stepPattern, int warmupSteps);
@@ -208,7 +212,7 @@ std::optional<TimeNs> launchDelay(const Trace& trace, EventRef gpuOp);
 /// Exposed-time breakdown of one device over a window (docs/definitions.md): sums exactly to window.length().
 ExposedTime exposedTime(const Trace& trace, DeviceIndex device, const Window& window);
 
-// isSynchronizingCall(name) and isCommunicationKernel(name): core/model/call_names.h, which the trace model
-// uses to index those calls and to sum up its GPU lanes.
+// isSynchronizingCall(name) and isCommunicationKernel(name): core/model/call_names.h, whose classifyNames()
+// the lane summaries (lane_summaries.h) and NameClasses read.
 
 } // namespace gapscope

@@ -52,7 +52,7 @@ IntervalSet deviceBusy(const Trace& trace, DeviceIndex device, ActivitySet activ
     const NameClasses names(trace, {}, warnings);
     std::vector<Interval> busy;
     IntervalAppender sink { &busy };
-    measureDevice(trace, streamLanesOf(trace, device), names, activity, {}, {}, sink);
+    measureDevice(trace, streamLanesOf(trace, device), names, nullptr, activity, {}, {}, sink);
     return IntervalSet::fromDisjointSorted(std::move(busy));
 }
 

@@ -97,18 +97,10 @@ void readLaunchingRangeArgs(const Trace& trace, EventRef kernel, CollectiveOccur
 }
 
 /// Per name (by StringId): whether a kernel of that name is compute (DESIGN.md §4: not communication).
-std::vector<bool> computeKernelNames(const Trace& trace)
-{
-    std::vector<bool> compute(trace.strings.size());
-    for (std::uint32_t id = 0; id < compute.size(); ++id) {
-        const std::string_view name = trace.strings.view(StringId { id });
-        compute[id] = !isCommunicationKernel(name) && !isCollectiveKernelName(name);
-    }
-    return compute;
-}
-
 /// The union of a device's compute (non-communication kernels and memsets), DESIGN.md §4's first category.
-IntervalSet deviceCompute(const Trace& trace, DeviceIndex device, const std::vector<bool>& computeNames)
+/// `nameClasses`: classifyNames(trace.strings); a kernel without kCommunicationName is compute (a collective's
+/// name, nccl* or rccl*, has it).
+IntervalSet deviceCompute(const Trace& trace, DeviceIndex device, const std::vector<std::uint8_t>& nameClasses)
 {
     std::vector<Interval> compute;
     for (const Lane& lane : trace.lanes) {
@@ -116,7 +108,8 @@ IntervalSet deviceCompute(const Trace& trace, DeviceIndex device, const std::vec
             continue;
         for (const Event& e : lane.events) {
             const bool isCompute = e.kind == EventKind::Memset
-                || (e.kind == EventKind::Kernel && e.name.value < computeNames.size() && computeNames[e.name.value]);
+                || (e.kind == EventKind::Kernel && e.name.value < nameClasses.size()
+                    && (nameClasses[e.name.value] & kCommunicationName) == 0);
             if (isCompute && e.end > e.start)
                 compute.push_back({ e.start, e.end });
         }
@@ -152,10 +145,16 @@ std::vector<CollectiveOccurrence> findCollectives(const Trace& trace, ProcessInd
 {
     std::vector<CollectiveOccurrence> found;
     std::map<std::uint32_t, IntervalSet> computeByDevice;
-    std::vector<bool> computeNames;
+    const std::vector<std::uint8_t> nameClasses = classifyNames(trace.strings);
+    const auto communicationKernel = [&nameClasses](const Event& e) {
+        return e.kind == EventKind::Kernel && e.name.value < nameClasses.size()
+            && (nameClasses[e.name.value] & kCommunicationName) != 0;
+    };
     for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
         const Lane& lane = trace.lanes[l];
-        if (lane.kind != LaneKind::GpuStream || lane.process != process || !lane.communicationKernels)
+        // Collectives are looked for on the streams that run a communication kernel (nccl/rccl) only.
+        if (lane.kind != LaneKind::GpuStream || lane.process != process
+            || std::none_of(lane.events.begin(), lane.events.end(), communicationKernel))
             continue;
         for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
             const Event& e = lane.events[i];
@@ -173,12 +172,9 @@ std::vector<CollectiveOccurrence> findCollectives(const Trace& trace, ProcessInd
             occurrence.start = e.start;
             occurrence.end = e.end;
             auto compute = computeByDevice.find(lane.device.value);
-            if (compute == computeByDevice.end()) {
-                if (computeNames.empty())
-                    computeNames = computeKernelNames(trace);
+            if (compute == computeByDevice.end())
                 compute
-                    = computeByDevice.emplace(lane.device.value, deviceCompute(trace, lane.device, computeNames)).first;
-            }
+                    = computeByDevice.emplace(lane.device.value, deviceCompute(trace, lane.device, nameClasses)).first;
             occurrence.exposed = exposedParts(compute->second.intervals(), e.start, e.end);
             found.push_back(std::move(occurrence));
         }

@@ -225,10 +225,6 @@ std::uint32_t recordedKinds(const Trace& trace)
 {
     std::uint32_t kinds = 0;
     for (const Lane& lane : trace.lanes) {
-        if (lane.kind == LaneKind::GpuStream && lane.eventKinds != ~0u) {
-            kinds |= lane.eventKinds;
-            continue;
-        }
         for (const Event& e : lane.events)
             kinds |= 1u << static_cast<int>(e.kind);
     }

@@ -14,6 +14,7 @@
 
 namespace gapscope {
 
+class LaneSummaries;
 class NameClasses;
 
 /// The stretch of the time axis one pass covers: the events that start in [from, to), cut at `to`, and the
@@ -53,10 +54,12 @@ struct DeviceMeasure {
 
 /// Measures the activity of `lanes` (the stream lanes of one device) within `slice` over `window` (which lies
 /// inside the slice), and hands every span of the activity set's union, cut to the slice, to `sink.add()` in
-/// ascending order, in batches of up to kSpanBatch. Sinks: GapEmitter, and IntervalAppender below.
+/// ascending order, in batches of up to kSpanBatch. Sinks: GapEmitter, and IntervalAppender below. With the
+/// trace's lane summaries, a busiest stream of compute kernels only is read without asking each event what it
+/// is (the same figures, sooner); without (nullptr), every event is asked.
 template <typename Sink>
 DeviceMeasure measureDevice(const Trace& trace, const std::vector<LaneIndex>& lanes, const NameClasses& names,
-    ActivitySet set, const IntervalSet& window, TimeSlice slice, Sink& sink);
+    const LaneSummaries* summaries, ActivitySet set, const IntervalSet& window, TimeSlice slice, Sink& sink);
 
 inline constexpr std::size_t kSpanBatch = 256;
 

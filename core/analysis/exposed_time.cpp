@@ -11,7 +11,8 @@ ExposedTime exposedTime(const Trace& trace, DeviceIndex device, const Window& wi
     std::vector<std::string> warnings;
     const NameClasses names(trace, {}, warnings);
     IntervalAppender sink; // no `out`: only the figures
-    return measureDevice(trace, streamLanesOf(trace, device), names, ActivitySet::All, window.ranges, {}, sink).exposed;
+    return measureDevice(trace, streamLanesOf(trace, device), names, nullptr, ActivitySet::All, window.ranges, {}, sink)
+        .exposed;
 }
 
 } // namespace gapscope

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/gap_evidence.h"
 
+#include "core/model/call_names.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -19,8 +21,8 @@ struct GapEvidenceFinder::LaneIndexes {
     bool rangesBuilt = false;
     std::size_t leaves = 0;
     std::vector<TimeNs> tree;
-    // Synchronizing calls (Lane::syncCalls, ascending start): their starts, and for each prefix the call with
-    // the latest end (the earliest such call on equal ends) and that end.
+    // Synchronizing calls (ascending start): their starts, and for each prefix the call with the latest end (the
+    // earliest such call on equal ends) and that end.
     bool syncBuilt = false;
     std::vector<TimeNs> syncStarts;
     std::vector<TimeNs> syncBestEnd;
@@ -91,14 +93,16 @@ struct GapEvidenceFinder::LaneIndexes {
         return SIZE_MAX; // unreachable: the block's largest end is above x
     }
 
-    void buildSync(const Lane& lane)
+    /// One pass over the lane for its synchronizing API calls (`isSyncName`: whether a name is one's).
+    template <typename IsSyncName> void buildSync(const Lane& lane, IsSyncName isSyncName)
     {
         syncBuilt = true;
-        syncStarts.reserve(lane.syncCalls.size());
         TimeNs bestEnd = kNoEnd;
         std::uint32_t bestIndex = 0;
-        for (const std::uint32_t index : lane.syncCalls) {
+        for (std::uint32_t index = 0; index < lane.events.size(); ++index) {
             const Event& e = lane.events[index];
+            if ((e.kind != EventKind::RuntimeApi && e.kind != EventKind::DriverApi) || !isSyncName(e.name))
+                continue;
             if (e.end > bestEnd) {
                 bestEnd = e.end;
                 bestIndex = index;
@@ -163,6 +167,18 @@ GapEvidenceFinder::GapEvidenceFinder(const Trace& trace, TimeNs launchThresholdN
 
 GapEvidenceFinder::~GapEvidenceFinder() = default;
 
+bool GapEvidenceFinder::isSyncCallName(StringId name)
+{
+    if (m_syncNames.empty())
+        m_syncNames.assign(std::max<std::size_t>(1, m_trace.strings.size()), kNotAsked);
+    if (name.value >= m_syncNames.size())
+        return false;
+    std::int8_t& known = m_syncNames[name.value];
+    if (known == kNotAsked)
+        known = (nameClassesOf(m_trace.strings.view(name)) & kSyncCallName) != 0;
+    return known == 1;
+}
+
 GapEvidenceFinder::LaneIndexes& GapEvidenceFinder::indexesOf(LaneIndex lane)
 {
     auto& slot = m_lanes[lane.value];
@@ -208,11 +224,11 @@ std::optional<EventRef> GapEvidenceFinder::syncCallRunningAt(ProcessIndex proces
     const Event* bestEvent = nullptr;
     for (std::uint32_t l = 0; l < m_trace.lanes.size(); ++l) {
         const Lane& lane = m_trace.lanes[l];
-        if (lane.kind != LaneKind::CpuThread || lane.process != process || lane.syncCalls.empty())
+        if (lane.kind != LaneKind::CpuThread || lane.process != process)
             continue;
         LaneIndexes& indexes = indexesOf(LaneIndex { l });
         if (!indexes.syncBuilt)
-            indexes.buildSync(lane);
+            indexes.buildSync(lane, [this](StringId name) { return isSyncCallName(name); });
         // The calls that began before t; of those, the one that ends latest.
         const auto k = static_cast<std::size_t>(
             std::lower_bound(indexes.syncStarts.begin(), indexes.syncStarts.end(), t) - indexes.syncStarts.begin());

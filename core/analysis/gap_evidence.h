@@ -11,8 +11,8 @@ namespace gapscope {
 
 /// Works out the evidence of gaps (GapEvidence) in O(log n) per gap: the indexes it needs (per host lane, the
 /// largest end of each block of 32 events and a max tree over the blocks; per lane of synchronizing calls, the
-/// call with the latest end so far) are built on first use and kept for the next gap, so listing every gap of
-/// a trace costs no walk over its events per gap. gapEvidence() is one finder used once.
+/// call with the latest end so far, found in one pass over the lane) are built on first use and kept for the next gap,
+/// so listing every gap of a trace costs no walk over its events per gap. gapEvidence() is one finder used once.
 class GapEvidenceFinder {
 public:
     GapEvidenceFinder(const Trace& trace, TimeNs launchThresholdNs);
@@ -32,10 +32,14 @@ public:
 private:
     struct LaneIndexes;
     LaneIndexes& indexesOf(LaneIndex lane);
+    /// Whether a name is a synchronizing call's (isSynchronizingCall), each name asked once.
+    bool isSyncCallName(StringId name);
+    static constexpr std::int8_t kNotAsked = -1;
 
     const Trace& m_trace;
     TimeNs m_launchThresholdNs;
     std::vector<std::unique_ptr<LaneIndexes>> m_lanes;
+    std::vector<std::int8_t> m_syncNames; // by string id: 1 a synchronizing call's name, 0 not, or kNotAsked
 };
 
 /// The cudaStreamWaitEvent (or driver equivalent) enqueued on the launching thread just before `launch`, with no

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/host_scan.h"
 
+#include "core/analysis/lane_summaries.h"
 #include "core/analysis/name_classes.h"
 
 #include <algorithm>
@@ -33,26 +34,27 @@ std::optional<EventRef> SyncCallIndex::runningAt(TimeNs t) const
     return std::nullopt;
 }
 
-HostScan scanHostLanes(const Trace& trace, const NameClasses& names, std::optional<ProcessIndex> only)
+HostScan scanHostLanes(
+    const Trace& trace, const LaneSummaries& summaries, const NameClasses& names, std::optional<ProcessIndex> only)
 {
     HostScan scan;
     const std::size_t processes = trace.processes.size();
     scan.stepRanges.resize(processes);
     scan.syncCalls.resize(processes);
-    // Trace::finalize() listed the candidates on each lane; only those are read.
+    // The summaries listed the candidates of each lane; only those are read.
     for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
         const Lane& lane = trace.lanes[l];
         if (lane.kind != LaneKind::CpuThread || (only && lane.process != *only))
             continue;
         const std::uint32_t p = lane.process.value;
-        for (std::uint32_t i : lane.stepCandidates) {
+        for (std::uint32_t i : summaries[LaneIndex { l }].stepCandidates) {
             const Event& e = lane.events[i];
             if (names.isProfilerStep(e.name)
                 || ((e.kind == EventKind::NvtxRange || e.kind == EventKind::UserAnnotation)
                     && names.matchesStepPattern(e.name)))
                 scan.stepRanges[p].push_back({ LaneIndex { l }, i });
         }
-        for (std::uint32_t i : lane.syncCalls)
+        for (std::uint32_t i : summaries[LaneIndex { l }].syncCalls)
             scan.syncCalls[p].add(lane.events[i].start, lane.events[i].end, { LaneIndex { l }, i });
     }
     for (SyncCallIndex& index : scan.syncCalls)

@@ -12,6 +12,7 @@
 
 namespace gapscope {
 
+class LaneSummaries;
 class NameClasses;
 
 /// A process's synchronizing host calls (cudaDeviceSynchronize, synchronous cudaMemcpy, ...) on all its
@@ -62,9 +63,10 @@ struct HostScan {
     std::vector<SyncCallIndex> syncCalls;
 };
 
-/// Gathers them for the given process (or all) from the candidates Trace::finalize() listed per host lane
-/// (Lane::syncCalls, Lane::stepCandidates): the cost of those few events, not of the host lanes. (Launch
+/// Gathers them for the given process (or all) from the candidates the lane summaries list per host lane
+/// (LaneSummary::syncCalls, stepCandidates): the cost of those few events, not of the host lanes. (Launch
 /// calls need no scan: Trace::launchOf is a table lookup.)
-HostScan scanHostLanes(const Trace& trace, const NameClasses& names, std::optional<ProcessIndex> only);
+HostScan scanHostLanes(
+    const Trace& trace, const LaneSummaries& summaries, const NameClasses& names, std::optional<ProcessIndex> only);
 
 } // namespace gapscope

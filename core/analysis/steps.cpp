@@ -145,7 +145,7 @@ std::vector<Step> findSteps(const Trace& trace, const std::string& stepPattern, 
 {
     std::vector<std::string> warnings;
     const NameClasses names(trace, stepPattern, warnings);
-    HostScan scan = scanHostLanes(trace, names, std::nullopt);
+    HostScan scan = scanHostLanes(trace, LaneSummaries(trace), names, std::nullopt);
     std::vector<Step> steps;
     for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
         auto processSteps = stepsOfProcess(trace, ProcessIndex { p }, std::move(scan.stepRanges[p]), warmupSteps);

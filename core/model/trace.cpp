@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/trace.h"
 
-#include "core/model/call_names.h"
 #include "core/model/huge_pages.h"
 #include "core/model/lane_order.h"
 
@@ -83,18 +82,9 @@ ArgsId Trace::addArgs(std::string json)
     return ArgsId { static_cast<std::uint32_t>(args.size() - 1) };
 }
 
-namespace {
-
-constexpr bool isApiCall(EventKind kind)
-{
-    return kind == EventKind::RuntimeApi || kind == EventKind::DriverApi;
-}
-
-} // namespace
-
 /// Sorts the lane unless it already is (the usual case: checked on the way), computes depth and maxEndPrefix,
 /// and returns the extent of the ids the correlation index will take from it, all in one pass over the events.
-LaneIds Trace::finalizeLane(Lane& lane, const std::vector<std::uint8_t>& nameFlags, std::vector<TimeNs>& openEnds)
+LaneIds Trace::finalizeLane(Lane& lane, std::vector<TimeNs>& openEnds)
 {
     auto& events = lane.events;
     const bool gpuLane = lane.kind == LaneKind::GpuStream;
@@ -110,10 +100,6 @@ LaneIds Trace::finalizeLane(Lane& lane, const std::vector<std::uint8_t>& nameFla
         TimeNs maxEnd = std::numeric_limits<TimeNs>::min();
         // Depth: the number of enclosing events still open at this event's start.
         openEnds.clear();
-        lane.syncCalls.clear();
-        lane.stepCandidates.clear();
-        std::uint32_t kinds = 0;
-        bool communication = false;
         std::size_t i = 0;
         for (; i < events.size(); ++i) {
             Event& e = events[i];
@@ -125,32 +111,14 @@ LaneIds Trace::finalizeLane(Lane& lane, const std::vector<std::uint8_t>& nameFla
                 openEnds.pop_back();
             e.depth = static_cast<std::uint16_t>(std::min<std::size_t>(openEnds.size(), 0xffff));
             openEnds.push_back(e.end);
-            if (gpuLane) {
-                // Selects, not branches: every event of a GPU lane comes here.
-                kinds |= 1u << static_cast<unsigned>(e.kind);
-                const std::uint8_t flags = nameFlags[e.name.value < nameFlags.size() ? e.name.value : 0];
-                communication |= (e.kind == EventKind::Kernel) & ((flags & kCommunicationName) != 0);
-            } else {
-                const std::uint8_t flags = e.name.value < nameFlags.size() ? nameFlags[e.name.value] : 0;
-                if ((flags & kSyncCallName) && isApiCall(e.kind)) [[unlikely]]
-                    lane.syncCalls.push_back(static_cast<std::uint32_t>(i));
-                if ((flags & kProfilerStepName) || e.kind == EventKind::NvtxRange
-                    || e.kind == EventKind::UserAnnotation) [[unlikely]]
-                    lane.stepCandidates.push_back(static_cast<std::uint32_t>(i));
-            }
             if (takesCorrelation(e, gpuLane)) {
                 ids.min = std::min(ids.min, e.correlation);
                 ids.max = std::max(ids.max, e.correlation);
                 ++ids.count;
             }
         }
-        if (i == events.size()) {
-            if (gpuLane) {
-                lane.eventKinds = kinds;
-                lane.communicationKernels = communication;
-            }
+        if (i == events.size())
             return ids;
-        }
         std::stable_sort(events.begin(), events.end(), laneOrder);
     }
 }
@@ -166,12 +134,11 @@ void Trace::finalize()
         total += lane.events.size();
     const bool parallel = total >= kParallelEvents && std::thread::hardware_concurrency() > 1;
 
-    const std::vector<std::uint8_t> nameFlags = classifyNames(strings); // NameClass bits by string id
     std::vector<LaneIds> ids(lanes.size());
-    const auto finalizeLanes = [this, &ids, &nameFlags](std::size_t begin, std::size_t end) {
+    const auto finalizeLanes = [this, &ids](std::size_t begin, std::size_t end) {
         std::vector<TimeNs> openEnds;
         for (std::size_t l = begin; l < end; ++l)
-            ids[l] = finalizeLane(lanes[l], nameFlags, openEnds);
+            ids[l] = finalizeLane(lanes[l], openEnds);
     };
     if (!parallel) {
         finalizeLanes(0, lanes.size());

@@ -60,22 +60,6 @@ struct Lane {
     std::optional<int> sortIndex;
     std::vector<Event> events;
     std::vector<TimeNs> maxEndPrefix;
-    /// Indices (ascending) of the few host events the analysis looks for, found by Trace::finalize() so that
-    /// it need not read every event: synchronizing API calls (isSynchronizingCall), and the ranges that can
-    /// define a step (ProfilerStep#N of any kind, every NVTX range and user annotation). Empty on GPU lanes.
-    std::vector<std::uint32_t> syncCalls;
-    std::vector<std::uint32_t> stepCandidates;
-    /// What a GPU lane holds, found by Trace::finalize() (before, and on CPU lanes: anything): bit 1 << kind
-    /// for each kind among its events, and whether one of its kernels has a communication name
-    /// (isCommunicationKernel), so that the analysis can take a lane of compute kernels without asking each
-    /// event what it is.
-    std::uint32_t eventKinds = ~0u;
-    bool communicationKernels = true;
-    /// Whether every event is a kernel, and none of them a communication kernel.
-    bool holdsOnlyComputeKernels() const
-    {
-        return eventKinds == 1u << static_cast<int>(EventKind::Kernel) && !communicationKernels;
-    }
 
     /// Index range [first, last) that holds every event overlapping [t0, t1): start < t1 and end > t0,
     /// or zero-length with t0 <= start < t1. Events inside the range that a longer earlier event
@@ -120,8 +104,7 @@ public:
     LaneIndex streamLane(DeviceIndex device, std::int64_t stream);
     ArgsId addArgs(std::string json);
 
-    /// Sorts every lane, computes depth, maxEndPrefix and the host lanes' syncCalls/stepCandidates, and builds
-    /// the correlation index.
+    /// Sorts every lane, computes depth and maxEndPrefix, and builds the correlation index.
     /// Must be called after events are added and before queries.
     void finalize();
 
@@ -192,7 +175,7 @@ public:
     void append(Trace&& other);
 
 private:
-    static LaneIds finalizeLane(Lane& lane, const std::vector<std::uint8_t>& nameFlags, std::vector<TimeNs>& openEnds);
+    static LaneIds finalizeLane(Lane& lane, std::vector<TimeNs>& openEnds);
     CorrelationIndex m_launches; // API calls (runtime/driver) with a correlation id
     /// Beside m_launches.slotTable, the start of the call in each slot (kNoLaunchStart for an empty one): the
     /// gap analysis reads these 8 bytes per gap instead of the launch call itself.

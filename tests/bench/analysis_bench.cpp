@@ -182,14 +182,16 @@ std::size_t explainLongestGaps(const Trace& trace, const AnalysisResult& result,
     return characters;
 }
 
-void runAnalysis(benchmark::State& state, const AnalysisOptions& options)
+/// `summaries`: the trace's lane summaries, built once beforehand as a viewer keeps them (nullptr: analyze()
+/// builds them each time, as one `gapscope report` does).
+void runAnalysis(benchmark::State& state, const AnalysisOptions& options, const LaneSummaries* summaries = nullptr)
 {
     const GeneratedTrace& g = generated(static_cast<std::size_t>(state.range(0)));
     std::size_t deviceGaps = 0;
     std::size_t gaps = 0;
     double utilization = 0;
     for (auto _ : state) {
-        const AnalysisResult result = analyze(g.trace, options);
+        const AnalysisResult result = summaries ? analyze(g.trace, *summaries, options) : analyze(g.trace, options);
         benchmark::DoNotOptimize(explainLongestGaps(g.trace, result, 20));
         benchmark::DoNotOptimize(result.devices.data());
         deviceGaps = result.devices.empty() ? 0 : result.devices[0].gapCount;
@@ -221,6 +223,26 @@ void BM_IdleGapAnalysis(benchmark::State& state)
     runAnalysis(state, idleGapOptions());
 }
 BENCHMARK(BM_IdleGapAnalysis)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
+
+/// BM_IdleGapAnalysis with the lane summaries built once per trace, as the viewer hands them to each analysis.
+void BM_IdleGapAnalysisSummariesBuilt(benchmark::State& state)
+{
+    const LaneSummaries summaries(generated(static_cast<std::size_t>(state.range(0))).trace);
+    runAnalysis(state, idleGapOptions(), &summaries);
+}
+BENCHMARK(BM_IdleGapAnalysisSummariesBuilt)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
+
+/// What analyze(trace, options) adds to that: the one pass over every event that builds the lane summaries.
+void BM_LaneSummaries(benchmark::State& state)
+{
+    const GeneratedTrace& g = generated(static_cast<std::size_t>(state.range(0)));
+    for (auto _ : state) {
+        const LaneSummaries summaries(g.trace);
+        benchmark::DoNotOptimize(&summaries[LaneIndex { 0 }]);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * g.trace.eventCount()));
+}
+BENCHMARK(BM_LaneSummaries)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
 
 /// BM_IdleGapAnalysis on a given number of threads (the second argument): how the analysis scales.
 void BM_IdleGapAnalysisThreads(benchmark::State& state)

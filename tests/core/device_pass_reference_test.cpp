@@ -45,7 +45,7 @@ Generated generate(std::uint32_t seed)
     std::uint32_t correlation = 1;
     const int ops = static_cast<int>(between(50, 1500));
     // Every third trace has a busiest stream of compute kernels only, which the device pass takes without
-    // asking each event what it is (Lane::holdsOnlyComputeKernels()).
+    // asking each event what it is (LaneSummary::holdsOnlyComputeKernels()).
     const bool computeOnlyFirst = seed % 3 == 0;
     for (int i = 0; i < ops; ++i) {
         const int s = between(0, 9) < 6 ? 0 : static_cast<int>(between(0, streams - 1));

@@ -68,36 +68,6 @@ struct RangeCase {
 
 class LaneVisibleRange : public ::testing::TestWithParam<RangeCase> { };
 
-TEST(Trace, FinalizeSumsUpWhatEachLaneHolds)
-{
-    Trace trace;
-    const ProcessIndex p = trace.addProcess({ .pid = 10 });
-    const DeviceIndex device = trace.device(p, 0);
-    const LaneIndex compute = trace.streamLane(device, 7);
-    const LaneIndex nccl = trace.streamLane(device, 8);
-    const LaneIndex copies = trace.streamLane(device, 9);
-    const LaneIndex empty = trace.streamLane(device, 10);
-    trace.lanes[compute.value].events = { makeEvent(trace, EventKind::Kernel, "volta_sgemm_128x64_nn", 0, 10),
-        makeEvent(trace, EventKind::Kernel, "void elementwise<float>", 20, 20) };
-    trace.lanes[nccl.value].events = { makeEvent(trace, EventKind::Kernel, "gemm", 0, 10),
-        makeEvent(trace, EventKind::Kernel, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 10, 50) };
-    trace.lanes[copies.value].events = { makeEvent(trace, EventKind::Kernel, "gemm", 0, 10),
-        makeEvent(trace, EventKind::Memcpy, "Memcpy HtoD (Pinned -> Device)", 30, 40) };
-    // Before finalize(), a lane may hold anything.
-    EXPECT_FALSE(trace.lanes[compute.value].holdsOnlyComputeKernels());
-    trace.finalize();
-    EXPECT_EQ(trace.lanes[compute.value].eventKinds, 1u << static_cast<int>(EventKind::Kernel));
-    EXPECT_FALSE(trace.lanes[compute.value].communicationKernels);
-    EXPECT_TRUE(trace.lanes[compute.value].holdsOnlyComputeKernels());
-    EXPECT_TRUE(trace.lanes[nccl.value].communicationKernels);
-    EXPECT_FALSE(trace.lanes[nccl.value].holdsOnlyComputeKernels());
-    EXPECT_EQ(trace.lanes[copies.value].eventKinds,
-        1u << static_cast<int>(EventKind::Kernel) | 1u << static_cast<int>(EventKind::Memcpy));
-    EXPECT_FALSE(trace.lanes[copies.value].holdsOnlyComputeKernels());
-    EXPECT_EQ(trace.lanes[empty.value].eventKinds, 0u);
-    EXPECT_FALSE(trace.lanes[empty.value].holdsOnlyComputeKernels());
-}
-
 TEST_P(LaneVisibleRange, HoldsEveryOverlappingEvent)
 {
     Trace trace;
