@@ -187,9 +187,7 @@ void BM_ImportChromeJsonMemory(benchmark::State& state)
         // The correlation index: a table slot per id where ids are dense, a 12-byte entry where not.
         const auto [launchIndexBytes, gpuIndexBytes] = trace.correlationIndexBytes();
         const std::uint64_t modelBytes = laneBytes + launchIndexBytes + gpuIndexBytes;
-        std::uint64_t argsBytes = trace.args.capacity() * sizeof(std::string);
-        for (const std::string& a : trace.args)
-            argsBytes += a.capacity() >= 16 ? a.capacity() + 1 : 0;
+        const std::uint64_t argsBytes = trace.args.memoryBytes();
         std::uint64_t stringBytes = 0;
         for (std::size_t i = 0; i < trace.strings.size(); ++i)
             stringBytes += trace.strings.view(StringId { static_cast<std::uint32_t>(i) }).size() + 32 + 16 + 32;

@@ -2,6 +2,7 @@
 #include "core/io/chrome/chrome_trace_builder.h"
 
 #include "core/io/common/skipped_warnings.h"
+#include "core/model/huge_pages.h"
 #include "core/model/lane_order.h"
 #include "core/model/synthetic_id.h"
 
@@ -62,6 +63,13 @@ std::size_t ChromeTraceBuilder::RawKeyHash::operator()(const RawKey& k) const no
 ChromeTraceBuilder::ChromeTraceBuilder(std::string fileName)
     : m_fileName(std::move(fileName))
 { }
+
+void ChromeTraceBuilder::addChunk(PendingLane& lane)
+{
+    std::vector<Event>& chunk = lane.chunks.emplace_back();
+    chunk.reserve(std::min(kFirstChunk << std::min<std::size_t>(lane.chunks.size() - 1, 16), kMaxChunk));
+    adviseHugePages(chunk.data(), chunk.capacity() * sizeof(Event));
+}
 
 std::uint32_t ChromeTraceBuilder::hostLane(RawId pid, RawId tid, std::string_view tidText)
 {
@@ -385,6 +393,7 @@ Trace ChromeTraceBuilder::finish()
     for (PendingLane& lane : m_lanes) {
         // Join the chunks, freeing each as it is copied: the peak stays one chunk above the final size.
         lane.events.reserve(lane.eventCount);
+        adviseHugePages(lane.events.data(), lane.events.capacity() * sizeof(Event));
         for (std::vector<Event>& chunk : lane.chunks) {
             lane.events.insert(lane.events.end(), chunk.begin(), chunk.end());
             std::vector<Event>().swap(chunk);

@@ -59,10 +59,8 @@ public:
         ++l.eventCount;
         if (event.kind == EventKind::RuntimeApi || event.kind == EventKind::DriverApi)
             ++l.apiCalls;
-        if (l.chunks.empty() || l.chunks.back().size() == l.chunks.back().capacity()) {
-            l.chunks.emplace_back();
-            l.chunks.back().reserve(std::min(kFirstChunk << std::min<std::size_t>(l.chunks.size() - 1, 16), kMaxChunk));
-        }
+        if (l.chunks.empty() || l.chunks.back().size() == l.chunks.back().capacity())
+            addChunk(l);
         l.chunks.back().push_back(event);
         return &l.chunks.back().back();
     }
@@ -133,7 +131,10 @@ private:
         std::vector<Event> events; // the chunks joined, by finish()
     };
     static constexpr std::size_t kFirstChunk = 64;
-    static constexpr std::size_t kMaxChunk = 16384;
+    // 10 MB: large enough to be mostly huge pages (a fault per 2 MiB instead of per 4 KiB), small enough that
+    // the one chunk per lane above the final size at the join stays a few % of a large trace.
+    static constexpr std::size_t kMaxChunk = 262144;
+    static void addChunk(PendingLane& lane);
     struct RouteKey {
         std::int64_t pid;
         std::int64_t tid;
