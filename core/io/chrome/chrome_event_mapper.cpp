@@ -106,6 +106,7 @@ std::uint32_t ChromeEventMapper::laneFor(const ParsedEvent& ev, EventKind kind)
 
 void ChromeEventMapper::map(const ParsedEvent& ev, std::uint64_t offset)
 {
+    m_builder.noteProgress(offset);
     if (!ev.isObject) {
         m_builder.warnSkipped(offset, "event skipped: it is not a JSON object");
         return;

@@ -40,6 +40,8 @@ public:
     { }
 
     IoResult<Trace> run();
+    /// The content's size, known before the read: lets the builder size its lanes once (a large file).
+    void expectContentBytes(std::uint64_t bytes) { m_builder.expectContentBytes(bytes); }
 
 private:
     // Parses one item starting at m_pos with `parse` (which returns its end or nullptr after m_scan.fail),
@@ -426,6 +428,8 @@ IoResult<Trace> ChromeTraceReader::readFile(const std::string& path, const Chrom
         return *failed;
     FileContentSource source(file);
     ChromeJsonImporter importer(source, path, options);
+    if (!file.isCompressed())
+        importer.expectContentBytes(file.fileSize());
     return importer.run();
 }
 
