@@ -76,10 +76,9 @@ LaneIndex Trace::streamLane(DeviceIndex device, std::int64_t stream)
     return index;
 }
 
-ArgsId Trace::addArgs(std::string json)
+ArgsId Trace::addArgs(std::string_view json)
 {
-    args.push_back(std::move(json));
-    return ArgsId { static_cast<std::uint32_t>(args.size() - 1) };
+    return args.add(json);
 }
 
 /// Sorts the lane unless it already is (the usual case: checked on the way), computes depth and maxEndPrefix,
@@ -206,8 +205,7 @@ void Trace::append(Trace&& other)
             std::make_pair(d.process.value, d.id), DeviceIndex { static_cast<std::uint32_t>(devices.size()) });
         devices.push_back(std::move(d));
     }
-    for (std::string& a : other.args)
-        args.push_back(std::move(a));
+    args.append(std::move(other.args));
     for (Lane& lane : other.lanes) {
         lane.process.value += processOffset;
         if (lane.kind == LaneKind::GpuStream)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/model/args_table.h"
 #include "core/model/correlation_index.h"
 #include "core/model/event.h"
 #include "core/model/string_table.h"
@@ -87,7 +88,7 @@ public:
     std::vector<Device> devices;
     std::vector<Lane> lanes;
     /// Raw JSON text of event args, indexed by ArgsId.
-    std::vector<std::string> args;
+    ArgsTable args;
     /// Warnings from import (malformed events skipped, etc.).
     std::vector<ImportWarning> warnings;
     /// Number of events skipped as malformed during import.
@@ -102,7 +103,7 @@ public:
     DeviceIndex device(ProcessIndex process, int deviceId);
     /// Finds or creates the lane of a stream of a device.
     LaneIndex streamLane(DeviceIndex device, std::int64_t stream);
-    ArgsId addArgs(std::string json);
+    ArgsId addArgs(std::string_view json);
 
     /// Sorts every lane, computes depth and maxEndPrefix, and builds the correlation index.
     /// Must be called after events are added and before queries.
@@ -112,7 +113,7 @@ public:
     std::string_view name(const Event& e) const { return strings.view(e.name); }
     std::string_view argsJson(const Event& e) const
     {
-        return e.args == kNoArgs ? std::string_view {} : std::string_view(args[e.args.value]);
+        return e.args == kNoArgs ? std::string_view {} : args[e.args.value];
     }
 
     /// The API call (runtime/driver) that launched a GPU op, by correlation id within the same process.

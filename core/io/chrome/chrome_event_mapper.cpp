@@ -106,6 +106,7 @@ std::uint32_t ChromeEventMapper::laneFor(const ParsedEvent& ev, EventKind kind)
 
 void ChromeEventMapper::map(const ParsedEvent& ev, std::uint64_t offset)
 {
+    m_builder.noteProgress(offset);
     if (!ev.isObject) {
         m_builder.warnSkipped(offset, "event skipped: it is not a JSON object");
         return;
@@ -202,7 +203,7 @@ void ChromeEventMapper::mapSlice(const ParsedEvent& ev, std::uint64_t offset, ch
             event.copyKind = copyKindFromMemcpyName(m_builder.trace().strings.view(event.name));
     }
     if (ev.hasArgs && !ev.argsEmpty && m_keepArgs)
-        event.args = m_builder.trace().addArgs(std::string(ev.argsText));
+        event.args = m_builder.trace().addArgs(ev.argsText);
     const std::uint32_t lane = laneFor(ev, event.kind);
     if (phase == 'B') {
         m_builder.begin(ev.pid.id, ev.tid.id, lane, event, offset);

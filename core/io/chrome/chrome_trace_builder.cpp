@@ -2,6 +2,7 @@
 #include "core/io/chrome/chrome_trace_builder.h"
 
 #include "core/io/common/skipped_warnings.h"
+#include "core/model/huge_pages.h"
 #include "core/model/lane_order.h"
 #include "core/model/synthetic_id.h"
 
@@ -62,6 +63,61 @@ std::size_t ChromeTraceBuilder::RawKeyHash::operator()(const RawKey& k) const no
 ChromeTraceBuilder::ChromeTraceBuilder(std::string fileName)
     : m_fileName(std::move(fileName))
 { }
+
+void ChromeTraceBuilder::addChunk(PendingLane& lane)
+{
+    std::vector<Event>& chunk = lane.chunks.emplace_back();
+    chunk.reserve(std::min(kFirstChunk << std::min<std::size_t>(lane.chunks.size() - 1, 16), kMaxChunk));
+    adviseHugePages(chunk.data(), chunk.capacity() * sizeof(Event));
+}
+
+void ChromeTraceBuilder::projectLaneSizes(std::uint64_t offset)
+{
+    m_projectAt = std::numeric_limits<std::uint64_t>::max(); // once
+    for (PendingLane& lane : m_lanes) {
+        if (lane.eventCount == 0)
+            continue;
+        // The lane's rate so far, over the whole content, and 5 % more: a lane that outgrows it goes on in chunks.
+        const double projected = static_cast<double>(lane.eventCount) * static_cast<double>(m_expectedBytes)
+            / static_cast<double>(std::max<std::uint64_t>(offset, 1));
+        const auto capacity = static_cast<std::size_t>(projected * 1.05) + 1024;
+        lane.direct.reserve(capacity);
+        adviseHugePages(lane.direct.data(), lane.direct.capacity() * sizeof(Event));
+        lane.leading = lane.eventCount;
+        lane.leadingChunks = lane.chunks.size();
+        lane.direct.resize(lane.leading); // the chunks' events go there at the join
+    }
+}
+
+void ChromeTraceBuilder::joinLane(PendingLane& lane)
+{
+    if (lane.direct.capacity() == 0) {
+        // Join the chunks, freeing each as it is copied: the peak stays one chunk above the final size.
+        lane.events.reserve(lane.eventCount);
+        adviseHugePages(lane.events.data(), lane.events.capacity() * sizeof(Event));
+        for (std::vector<Event>& chunk : lane.chunks) {
+            lane.events.insert(lane.events.end(), chunk.begin(), chunk.end());
+            std::vector<Event>().swap(chunk);
+        }
+        lane.chunks.clear();
+        return;
+    }
+    auto at = lane.direct.begin();
+    for (std::size_t i = 0; i < lane.leadingChunks; ++i) {
+        at = std::copy(lane.chunks[i].begin(), lane.chunks[i].end(), at);
+        std::vector<Event>().swap(lane.chunks[i]);
+    }
+    if (lane.chunks.size() > lane.leadingChunks) { // the lane outgrew its projection
+        lane.direct.reserve(lane.eventCount);
+        for (std::size_t i = lane.leadingChunks; i < lane.chunks.size(); ++i) {
+            lane.direct.insert(lane.direct.end(), lane.chunks[i].begin(), lane.chunks[i].end());
+            std::vector<Event>().swap(lane.chunks[i]);
+        }
+    }
+    lane.chunks.clear();
+    lane.events = std::move(lane.direct);
+    lane.direct = {};
+}
 
 std::uint32_t ChromeTraceBuilder::hostLane(RawId pid, RawId tid, std::string_view tidText)
 {
@@ -383,13 +439,7 @@ Trace ChromeTraceBuilder::finish()
     }
 
     for (PendingLane& lane : m_lanes) {
-        // Join the chunks, freeing each as it is copied: the peak stays one chunk above the final size.
-        lane.events.reserve(lane.eventCount);
-        for (std::vector<Event>& chunk : lane.chunks) {
-            lane.events.insert(lane.events.end(), chunk.begin(), chunk.end());
-            std::vector<Event>().swap(chunk);
-        }
-        lane.chunks.clear();
+        joinLane(lane);
         if (!std::is_sorted(lane.events.begin(), lane.events.end(), laneOrder))
             std::stable_sort(lane.events.begin(), lane.events.end(), laneOrder);
     }

@@ -59,12 +59,31 @@ public:
         ++l.eventCount;
         if (event.kind == EventKind::RuntimeApi || event.kind == EventKind::DriverApi)
             ++l.apiCalls;
-        if (l.chunks.empty() || l.chunks.back().size() == l.chunks.back().capacity()) {
-            l.chunks.emplace_back();
-            l.chunks.back().reserve(std::min(kFirstChunk << std::min<std::size_t>(l.chunks.size() - 1, 16), kMaxChunk));
+        if (l.direct.size() < l.direct.capacity()) {
+            l.direct.push_back(event);
+            return &l.direct.back();
         }
+        // Past a projection the last leading chunk is closed: the events after `direct` start a chunk of their own.
+        if (l.chunks.size() == l.leadingChunks || l.chunks.back().size() == l.chunks.back().capacity())
+            addChunk(l);
         l.chunks.back().push_back(event);
         return &l.chunks.back().back();
+    }
+
+    /// The content's size, when known before the read (a plain file's size): once a 32nd of it is read, each
+    /// lane gets a vector of its projected final size, which its events then fill directly, so that finish()
+    /// need not copy them out of chunks (a second copy of every event, in fresh memory, on a large trace).
+    void expectContentBytes(std::uint64_t bytes)
+    {
+        if (bytes >= kProjectFrom)
+            m_projectAt = bytes / 32;
+        m_expectedBytes = bytes;
+    }
+    /// The reader has reached `offset` of the content.
+    void noteProgress(std::uint64_t offset)
+    {
+        if (offset >= m_projectAt)
+            projectLaneSizes(offset);
     }
 
     /// What the read keeps (ReadFilter): end() drops a slice outside its range, finish() says what was dropped.
@@ -130,10 +149,22 @@ private:
         // Events as parsed, in chunks: a growing vector would copy itself and, at the moment it does, hold
         // twice its size; chunks keep the peak of a load near its final size (docs/performance.md: ≤ 1.5×).
         std::vector<std::vector<Event>> chunks;
+        // Reserved at the projection (expectContentBytes): [0, leading) is left for the events of the chunks
+        // before it, which finish() copies there; the events after it go here until it is full, then to chunks.
+        std::vector<Event> direct;
+        std::size_t leading = 0; // events, and chunks, before `direct`
+        std::size_t leadingChunks = 0;
         std::vector<Event> events; // the chunks joined, by finish()
     };
+    /// Files smaller than this are read without projecting lane sizes.
+    static constexpr std::uint64_t kProjectFrom = std::uint64_t { 256 } << 20;
+    void projectLaneSizes(std::uint64_t offset);
+    void joinLane(PendingLane& lane);
     static constexpr std::size_t kFirstChunk = 64;
-    static constexpr std::size_t kMaxChunk = 16384;
+    // 10 MB: large enough to be mostly huge pages (a fault per 2 MiB instead of per 4 KiB), small enough that
+    // the one chunk per lane above the final size at the join stays a few % of a large trace.
+    static constexpr std::size_t kMaxChunk = 262144;
+    static void addChunk(PendingLane& lane);
     struct RouteKey {
         std::int64_t pid;
         std::int64_t tid;
@@ -202,6 +233,8 @@ private:
     std::unordered_map<std::int64_t, DroppedHostEvents> m_droppedHostEvents; // by pid
     std::unordered_map<int, DeviceInfo> m_deviceInfo;
     std::uint64_t m_eventOrder = 0;
+    std::uint64_t m_expectedBytes = 0;
+    std::uint64_t m_projectAt = std::numeric_limits<std::uint64_t>::max();
 };
 
 } // namespace gapscope::chrome

@@ -5,11 +5,14 @@
 #include "core/io/chrome/chrome_event_parser.h"
 #include "core/io/chrome/chrome_trace_builder.h"
 #include "core/io/chrome/content_window.h"
+#include "core/io/chrome/event_pipeline.h"
 #include "core/io/chrome/json_scanner.h"
 #include "core/io/common/gzip_file.h"
 
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <thread>
 
 namespace gapscope {
 
@@ -18,6 +21,7 @@ namespace {
 using chrome::ChromeEventMapper;
 using chrome::ChromeEventParser;
 using chrome::ChromeTraceBuilder;
+using chrome::EventPipeline;
 using chrome::ParsedEvent;
 using json::Scanner;
 
@@ -27,14 +31,17 @@ using json::Scanner;
 class ChromeJsonImporter {
 public:
     ChromeJsonImporter(ContentSource& source, const std::string& fileName, const ChromeReadOptions& options)
-        : m_window(source, options.windowBytes, options.stop)
-        , m_fileName(fileName)
-        , m_eventParser(m_scan)
+        : m_fileName(fileName)
         , m_builder(fileName)
         , m_mapper(m_builder, options.keepArgs, options.filter)
+        , m_pipeline(mapsOnASecondThread(options) ? std::make_unique<EventPipeline>(m_mapper) : nullptr)
+        , m_window(source, options.windowBytes, options.stop, m_pipeline.get())
+        , m_eventParser(m_scan)
     { }
 
     IoResult<Trace> run();
+    /// The content's size, known before the read: lets the builder size its lanes once (a large file).
+    void expectContentBytes(std::uint64_t bytes) { m_builder.expectContentBytes(bytes); }
 
 private:
     // Parses one item starting at m_pos with `parse` (which returns its end or nullptr after m_scan.fail),
@@ -52,14 +59,22 @@ private:
     void setSyntaxError();
     void setError(std::uint64_t offset, std::string message);
 
+    static bool mapsOnASecondThread(const ChromeReadOptions& options)
+    {
+        return options.threads > 1 || (options.threads == 0 && std::thread::hardware_concurrency() > 1);
+    }
+    /// Parses the events from m_pos and maps them, on the pipeline's thread when there is one.
+    bool parseEvents();
+
+    std::string m_fileName;
+    ChromeTraceBuilder m_builder;
+    ChromeEventMapper m_mapper;
+    std::unique_ptr<EventPipeline> m_pipeline; // the window's buffer pool: declared before it, outlives it
     ContentWindow m_window;
     Scanner m_scan;
     const char* m_pos = nullptr;
-    std::string m_fileName;
     ChromeEventParser m_eventParser;
     ParsedEvent m_event;
-    ChromeTraceBuilder m_builder;
-    ChromeEventMapper m_mapper;
     /// The error a failed parse left; a file that ended early after complete events loads them instead, with
     /// a warning (as a native capture cut off by a crash does).
     IoResult<Trace> failure();
@@ -344,6 +359,23 @@ const char* ChromeJsonImporter::parseTopLevelValue(const char* p, std::string_vi
 
 bool ChromeJsonImporter::parseEventArray()
 {
+    if (!m_pipeline)
+        return parseEvents();
+    m_pipeline->start();
+    bool parsed = false;
+    try {
+        parsed = parseEvents();
+    } catch (...) {
+        m_pipeline->finish();
+        throw;
+    }
+    // Every event parsed is mapped before the reader goes on (to the keys after traceEvents, or failure()).
+    m_pipeline->finish();
+    return parsed;
+}
+
+bool ChromeJsonImporter::parseEvents()
+{
     bool more = false;
     if (!parseItem([&](const char* p) -> const char* {
             p = Scanner::skipSpace(p);
@@ -355,9 +387,13 @@ bool ChromeJsonImporter::parseEventArray()
         if (!parseItem([&](const char* p) {
                 p = Scanner::skipSpace(p);
                 const std::uint64_t offset = m_window.offsetOf(p);
-                const char* end = m_eventParser.parse(p, m_event);
+                ParsedEvent& event = m_pipeline ? m_pipeline->slot() : m_event;
+                const char* end = m_eventParser.parse(p, event);
                 if (end) {
-                    m_mapper.map(m_event, offset);
+                    if (m_pipeline)
+                        m_pipeline->commit(offset);
+                    else
+                        m_mapper.map(event, offset);
                     ++m_eventsRead;
                 }
                 return end;
@@ -392,6 +428,8 @@ IoResult<Trace> ChromeTraceReader::readFile(const std::string& path, const Chrom
         return *failed;
     FileContentSource source(file);
     ChromeJsonImporter importer(source, path, options);
+    if (!file.isCompressed())
+        importer.expectContentBytes(file.fileSize());
     return importer.run();
 }
 

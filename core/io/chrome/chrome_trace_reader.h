@@ -25,6 +25,10 @@ struct ChromeReadOptions {
     ReadFilter filter;
     /// Asked to stop: the read ends at the next window refill with the error "canceled".
     std::stop_token stop;
+    /// 1: parse and map the events on the calling thread. 0 (where the machine has two cores or more) or 2: map
+    /// them on a second thread while the next ones are parsed (core/io/chrome/event_pipeline.h); the trace is
+    /// the same either way.
+    unsigned threads = 0;
 };
 
 /// Reads Chrome trace-event JSON as the PyTorch profiler (Kineto) writes it: an object with

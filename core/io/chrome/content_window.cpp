@@ -24,16 +24,45 @@ IoResult<std::size_t> MemoryContentSource::read(char* destination, std::size_t s
     return n;
 }
 
-ContentWindow::ContentWindow(ContentSource& source, std::size_t capacity, std::stop_token stop)
+ContentWindow::ContentWindow(ContentSource& source, std::size_t capacity, std::stop_token stop, WindowBufferPool* pool)
     : m_source(source)
     , m_stop(std::move(stop))
+    , m_pool(pool)
 {
-    resize(std::max<std::size_t>(capacity, 16));
+    capacity = std::max<std::size_t>(capacity, 16);
+    if (m_pool) {
+        moveToFreshBuffer(nullptr, capacity);
+        std::memset(m_data, 0, json::kPadding);
+    } else {
+        resize(capacity);
+    }
 }
 
 ContentWindow::~ContentWindow()
 {
-    std::free(m_data);
+    if (m_pool)
+        m_pool->retire(m_data, m_taken);
+    else
+        std::free(m_data);
+}
+
+void ContentWindow::moveToFreshBuffer(const char* keep, std::size_t capacity)
+{
+    std::size_t taken = 0;
+    char* fresh = m_pool->take(capacity + json::kPadding, taken);
+    const auto kept = keep ? static_cast<std::size_t>(end() - keep) : 0;
+    if (kept > 0)
+        std::memcpy(fresh, keep, kept);
+    if (keep)
+        m_base += static_cast<std::uint64_t>(keep - m_data);
+    char* old = m_data;
+    const std::size_t oldTaken = m_taken;
+    m_data = fresh;
+    m_taken = taken;
+    m_capacity = capacity; // not the buffer's size: the window grows as it would without a pool
+    m_size = kept;
+    if (old)
+        m_pool->retire(old, oldTaken);
 }
 
 std::optional<IoError> ContentWindow::refill(const char*& keep)
@@ -42,7 +71,11 @@ std::optional<IoError> ContentWindow::refill(const char*& keep)
         return IoError { {}, offsetOf(keep), "canceled" };
     const auto kept = static_cast<std::size_t>(end() - keep);
     const auto dropped = static_cast<std::size_t>(keep - m_data);
-    if (dropped > 0) {
+    if (m_pool) {
+        // What was parsed from the old buffer stays readable: the kept bytes go to a fresh one.
+        if (dropped > 0 || kept == m_capacity)
+            moveToFreshBuffer(keep, dropped == 0 ? m_capacity * 2 : m_capacity);
+    } else if (dropped > 0) {
         std::memmove(m_data, keep, kept);
         m_base += dropped;
     } else if (kept == m_capacity) {

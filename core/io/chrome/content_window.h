@@ -44,6 +44,18 @@ private:
     std::size_t m_pos = 0;
 };
 
+/// Where a ContentWindow takes its buffers from, when what was parsed from a buffer must stay readable after
+/// the window moved on (ChromeJsonImporter maps events on another thread: core/io/chrome/event_pipeline.h).
+/// Without a pool the window slides its content inside one buffer.
+class WindowBufferPool {
+public:
+    virtual ~WindowBufferPool() = default;
+    /// A buffer of at least `bytes`; `capacity` receives its size.
+    virtual char* take(std::size_t bytes, std::size_t& capacity) = 0;
+    /// The window no longer uses `data` (taken with take()); the pool may reuse it once nothing reads it.
+    virtual void retire(char* data, std::size_t capacity) = 0;
+};
+
 /// A sliding window over a source's content, always followed by json::kPadding NUL bytes, so that a parser
 /// can run without bounds checks. Streaming keeps memory at the window's size whatever the file's: the
 /// parser holds pointers into the window only while it parses one item (an event, a top-level key...); an
@@ -52,7 +64,10 @@ class ContentWindow {
 public:
     /// `stop`: checked at each refill(), which then fails with "canceled" (a viewer's Cancel stops a large
     /// file within one window of content).
-    ContentWindow(ContentSource& source, std::size_t capacity, std::stop_token stop = {});
+    /// `pool`: where buffers come from (it must outlive the window); refill() then moves the kept bytes to a
+    /// fresh buffer and retires the old one instead of sliding them inside it.
+    ContentWindow(
+        ContentSource& source, std::size_t capacity, std::stop_token stop = {}, WindowBufferPool* pool = nullptr);
     ~ContentWindow();
     ContentWindow(const ContentWindow&) = delete;
     ContentWindow& operator=(const ContentWindow&) = delete;
@@ -75,9 +90,13 @@ public:
 
 private:
     void resize(std::size_t capacity);
+    /// With a pool: moves [keep, end()) to the front of a fresh buffer of `capacity` and retires the old one.
+    void moveToFreshBuffer(const char* keep, std::size_t capacity);
 
     ContentSource& m_source;
     std::stop_token m_stop;
+    WindowBufferPool* m_pool = nullptr;
+    std::size_t m_taken = 0; // with a pool: the size of the buffer it gave
     char* m_data = nullptr;
     std::size_t m_capacity = 0;
     std::size_t m_size = 0;

@@ -449,7 +449,7 @@ private:
         if (id >= m_argsIds.size())
             m_argsIds.resize(m_stringIds.size(), kUndefined);
         if (m_argsIds[id] == kUndefined)
-            m_argsIds[id] = m_trace.addArgs(std::string(text(id))).value;
+            m_argsIds[id] = m_trace.addArgs(text(id)).value;
         return ArgsId { m_argsIds[id] };
     }
 
