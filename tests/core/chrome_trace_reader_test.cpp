@@ -15,14 +15,7 @@
 namespace gapscope {
 namespace {
 
-std::size_t countKind(const Trace& trace, EventKind kind)
-{
-    std::size_t n = 0;
-    for (const Lane& lane : trace.lanes)
-        n += static_cast<std::size_t>(
-            std::count_if(lane.events.begin(), lane.events.end(), [kind](const Event& e) { return e.kind == kind; }));
-    return n;
-}
+using test::countKind;
 
 std::optional<LaneIndex> findGpuLane(const Trace& trace, int deviceId, std::int64_t stream)
 {

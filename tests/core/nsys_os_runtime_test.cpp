@@ -19,6 +19,9 @@
 namespace gapscope {
 namespace {
 
+using test::allWarnings;
+using test::countKind;
+
 using test::load;
 using test::TempDir;
 
@@ -31,23 +34,6 @@ const Lane* threadLaneOf(const Trace& trace, std::int64_t tid)
             return &lane;
     }
     return nullptr;
-}
-
-std::size_t countKind(const Trace& trace, std::initializer_list<EventKind> kinds)
-{
-    std::size_t n = 0;
-    for (const Lane& lane : trace.lanes)
-        n += static_cast<std::size_t>(std::count_if(lane.events.begin(), lane.events.end(),
-            [&](const Event& e) { return std::find(kinds.begin(), kinds.end(), e.kind) != kinds.end(); }));
-    return n;
-}
-
-std::string allWarnings(const Trace& trace)
-{
-    std::string text;
-    for (const ImportWarning& w : trace.warnings)
-        text += w.toString() + "\n";
-    return text;
 }
 
 // ---- CloverLeaf: 1,831 OSRT_API rows --------------------------------------------------------------------------

@@ -8,6 +8,8 @@
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
+#include "tests/core/trace_builder.h"
+
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -16,6 +18,9 @@
 
 namespace gapscope {
 namespace {
+
+using test::allWarnings;
+using test::countKind;
 
 using test::dataPath;
 using test::TempDir;
@@ -41,23 +46,6 @@ void execute(const std::string& path, const std::string& sql)
     EXPECT_EQ(rc, SQLITE_OK) << (error ? error : "");
     sqlite3_free(error);
     sqlite3_close(db);
-}
-
-std::size_t countKind(const Trace& trace, std::initializer_list<EventKind> kinds)
-{
-    std::size_t n = 0;
-    for (const Lane& lane : trace.lanes)
-        n += static_cast<std::size_t>(std::count_if(lane.events.begin(), lane.events.end(),
-            [&](const Event& e) { return std::find(kinds.begin(), kinds.end(), e.kind) != kinds.end(); }));
-    return n;
-}
-
-std::string allWarnings(const Trace& trace)
-{
-    std::string text;
-    for (const ImportWarning& w : trace.warnings)
-        text += w.toString() + "\n";
-    return text;
 }
 
 /// The warning whose place is `place`, or nullptr.

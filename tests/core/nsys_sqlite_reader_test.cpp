@@ -19,6 +19,8 @@
 namespace gapscope {
 namespace {
 
+using test::countKind;
+
 using test::dataPath;
 
 const std::string kMock = "nsys/nsys-ai/mock.sqlite";
@@ -35,15 +37,6 @@ std::vector<const Lane*> lanesOf(const Trace& trace, LaneKind kind)
             lanes.push_back(&lane);
     }
     return lanes;
-}
-
-std::size_t countKind(const Trace& trace, EventKind kind)
-{
-    std::size_t n = 0;
-    for (const Lane& lane : trace.lanes)
-        n += static_cast<std::size_t>(
-            std::count_if(lane.events.begin(), lane.events.end(), [&](const Event& e) { return e.kind == kind; }));
-    return n;
 }
 
 bool hasWarningContaining(const Trace& trace, std::string_view text)

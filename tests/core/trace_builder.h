@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
@@ -141,6 +142,29 @@ private:
 
 /// The `nth` event (in lane order, lanes in index order) named `name`; throws when there is none, which
 /// fails the test that asked.
+/// The events of any of `kinds` in the trace.
+inline std::size_t countKind(const Trace& trace, std::initializer_list<EventKind> kinds)
+{
+    std::size_t n = 0;
+    for (const Lane& lane : trace.lanes)
+        for (const Event& e : lane.events)
+            n += std::find(kinds.begin(), kinds.end(), e.kind) != kinds.end();
+    return n;
+}
+inline std::size_t countKind(const Trace& trace, EventKind kind)
+{
+    return countKind(trace, { kind });
+}
+
+/// Every import warning of the trace, one line each, for a test's failure message or a search.
+inline std::string allWarnings(const Trace& trace)
+{
+    std::string text;
+    for (const ImportWarning& w : trace.warnings)
+        text += w.toString() + "\n";
+    return text;
+}
+
 inline EventRef findEvent(const Trace& trace, std::string_view name, std::size_t nth = 0)
 {
     for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {

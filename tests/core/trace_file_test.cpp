@@ -10,6 +10,8 @@
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
+#include "tests/core/trace_builder.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -22,6 +24,8 @@
 
 namespace gapscope {
 namespace {
+
+using test::countKind;
 
 using test::dataPath;
 using test::TempDir;
@@ -143,16 +147,6 @@ std::string writeToString(const Trace& trace)
     std::ostringstream out;
     ChromeTraceWriter::write(trace, out);
     return out.str();
-}
-
-std::size_t countKind(const Trace& trace, EventKind kind)
-{
-    std::size_t n = 0;
-    for (const Lane& lane : trace.lanes) {
-        for (const Event& e : lane.events)
-            n += e.kind == kind;
-    }
-    return n;
 }
 
 // ---- real traces ------------------------------------------------------------------------------
