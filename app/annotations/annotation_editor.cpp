@@ -93,8 +93,8 @@ QString figuresHtml(const Trace& trace, const AnnotationFigures& figures)
         return AnnotationEditor::tr("<p>No GPU of this note has activity to measure in its range.</p>");
     QString html;
     for (const DeviceFigures& d : figures.devices) {
-        const Process& process = trace.processes[d.process.value];
-        const int gpu = trace.devices[d.device.value].id;
+        const Process& process = trace.processes()[d.process.value];
+        const int gpu = trace.devices()[d.device.value].id;
         const QString name = process.rank ? AnnotationEditor::tr("Rank %1 GPU %2").arg(*process.rank).arg(gpu)
                                           : AnnotationEditor::tr("GPU %1").arg(gpu);
         html += QStringLiteral("<p style='margin:4px 0'><b>%1</b></p><table cellspacing=0 cellpadding=1>").arg(name);

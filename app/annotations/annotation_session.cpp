@@ -193,7 +193,7 @@ QString AnnotationSession::annotateRange(timeline::TimeRange range, std::optiona
     Annotation note;
     note.start = range.first;
     note.end = range.second;
-    if (lane && lane->value < m_loaded.trace->lanes.size())
+    if (lane && lane->value < m_loaded.trace->lanes().size())
         note.lanes.push_back(laneIdentity(*m_loaded.trace, *lane));
     const auto span = m_loaded.trace->timeSpan();
     note.title = tr("Range of %1 at %2")

@@ -17,14 +17,14 @@ int runConvert(const std::vector<std::string>& args, std::ostream& out, std::ost
         return 1;
     }
     const Trace& trace = loaded.value();
-    for (const ImportWarning& w : trace.warnings)
+    for (const ImportWarning& w : trace.warnings())
         err << "warning: " << w.toString() << "\n";
     auto saved = saveTraceFile(trace, args[1]);
     if (!saved) {
         err << "gapscope convert: " << saved.error().toString() << "\n";
         return 1;
     }
-    out << "wrote " << args[1] << ": " << trace.processes.size() << " process(es), " << trace.eventCount()
+    out << "wrote " << args[1] << ": " << trace.processes().size() << " process(es), " << trace.eventCount()
         << " events\n";
     return 0;
 }

@@ -133,7 +133,7 @@ LoadOutcome loadRun(const std::string& path, const char* side, const DiffOptions
         return { nullptr, std::string("cannot read the ") + side + " run: " + loaded.error().toString() };
     const Trace& trace = loaded.value();
     std::set<int> ranks;
-    for (const Process& p : trace.processes) {
+    for (const Process& p : trace.processes()) {
         if (p.rank && !ranks.insert(*p.rank).second)
             return { nullptr,
                 std::string("the ") + side + " run " + path + " holds rank " + std::to_string(*p.rank)

@@ -113,7 +113,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return 1;
     }
     const Trace& trace = loaded.value();
-    for (const ImportWarning& w : trace.warnings)
+    for (const ImportWarning& w : trace.warnings())
         err << "warning: " << w.toString() << "\n";
 
     const AnnotationStore store = AnnotationStore::openForTrace(options->trace);

@@ -164,12 +164,12 @@ int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostr
     auto written = NativeTraceWriter::writeFile(result.trace, output, writeOptions);
     err << "\n" << capture::formatSummary(result.summary, result.exit, result.wallSeconds);
     constexpr std::size_t kWarningsShown = 10;
-    for (std::size_t w = 0; w < result.trace.warnings.size() && w < kWarningsShown; ++w) {
-        const ImportWarning& warning = result.trace.warnings[w];
+    for (std::size_t w = 0; w < result.trace.warnings().size() && w < kWarningsShown; ++w) {
+        const ImportWarning& warning = result.trace.warnings()[w];
         err << "warning: " << warning.toString() << "\n";
     }
-    if (result.trace.warnings.size() > kWarningsShown)
-        err << "(" << result.trace.warnings.size() - kWarningsShown << " more warnings)\n";
+    if (result.trace.warnings().size() > kWarningsShown)
+        err << "(" << result.trace.warnings().size() - kWarningsShown << " more warnings)\n";
     if (!written) {
         err << "gapscope record: " << written.error().toString() << "\n";
         return 1;

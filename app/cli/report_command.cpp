@@ -34,13 +34,13 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return 1;
     }
     const Trace& trace = loaded.value();
-    for (const ImportWarning& w : trace.warnings)
+    for (const ImportWarning& w : trace.warnings())
         err << "warning: " << w.toString() << "\n";
     const AnalysisResult result = analyze(trace, options->analysis);
     // Several processes: the ranks of one job, compared through their summaries (as `gapscope job` does).
     std::vector<RankSummary> ranks;
-    if (trace.processes.size() > 1 && result.hasGpuActivity) {
-        for (std::uint32_t p = 0; p < trace.processes.size(); ++p)
+    if (trace.processes().size() > 1 && result.hasGpuActivity) {
+        for (std::uint32_t p = 0; p < trace.processes().size(); ++p)
             ranks.push_back(summarizeProcess(trace, result, ProcessIndex { p }));
     }
     const std::optional<JobAnalysis> job

@@ -18,13 +18,13 @@ namespace {
 
 json processJson(const Trace& trace, ProcessIndex process)
 {
-    const Process& p = trace.processes[process.value];
+    const Process& p = trace.processes()[process.value];
     return json { { "pid", p.pid }, { "name", p.name }, { "file", p.sourceFile } };
 }
 
 json rankJson(const Trace& trace, ProcessIndex process)
 {
-    const auto& rank = trace.processes[process.value].rank;
+    const auto& rank = trace.processes()[process.value].rank;
     return rank ? json(*rank) : json(nullptr);
 }
 
@@ -64,7 +64,7 @@ public:
     }
     void process(ProcessIndex index)
     {
-        const Process& p = m_trace.processes[index.value];
+        const Process& p = m_trace.processes()[index.value];
         m_out.raw("{\"pid\": ");
         m_out.integer(p.pid);
         m_out.raw(", \"name\": ");
@@ -100,9 +100,9 @@ public:
         m_out.raw("{\"process\": ");
         process(gap.process);
         m_out.raw(", \"device\": ");
-        m_out.integer(m_trace.devices[gap.device.value].id);
+        m_out.integer(m_trace.devices()[gap.device.value].id);
         m_out.raw(", \"stream\": ");
-        nullableInteger(gap.stream.has_value(), gap.stream ? m_trace.lanes[gap.stream->value].stream : 0);
+        nullableInteger(gap.stream.has_value(), gap.stream ? m_trace.lanes()[gap.stream->value].stream : 0);
         m_out.raw(", \"start_ns\": ");
         m_out.integer(gap.start);
         m_out.raw(", \"end_ns\": ");
@@ -194,7 +194,7 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
     }
 
     json processes = json::array();
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+    for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
         json entry = processJson(trace, ProcessIndex { p });
         entry["rank"] = rankJson(trace, ProcessIndex { p });
         if (p < result.windows.size())
@@ -208,7 +208,7 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
 
     json devices = json::array();
     for (const DeviceFigures& d : result.devices) {
-        const Device& device = trace.devices[d.device.value];
+        const Device& device = trace.devices()[d.device.value];
         json idleByCause;
         for (int c = 0; c < kGapCauseCount; ++c)
             idleByCause[std::string(gapCauseName(static_cast<GapCause>(c)))] = d.idleByCause[c];
@@ -231,7 +231,7 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
     }
 
     json warnings = json::array();
-    for (const ImportWarning& w : trace.warnings)
+    for (const ImportWarning& w : trace.warnings())
         warnings.push_back(
             { { "file", w.file }, { "byte_offset", w.place.empty() ? json(w.byteOffset) : json(nullptr) },
                 { "place", w.place.empty() ? json(nullptr) : json(w.place) }, { "message", w.message } });
@@ -263,7 +263,7 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
     const std::size_t kernelCount = std::min(result.kernels.size(), options.top.value_or(result.kernels.size()));
     lists.list("kernels", std::vector<KernelStats>(result.kernels.begin(), result.kernels.begin() + kernelCount),
         [&](const KernelStats& k) { lists.kernel(k); });
-    member("import", json { { "skipped_events", trace.skippedEvents }, { "warnings", warnings } });
+    member("import", json { { "skipped_events", trace.skippedEvents() }, { "warnings", warnings } });
     if (job)
         member("job", *job);
     out.raw("\n}\n");

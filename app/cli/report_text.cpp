@@ -22,12 +22,12 @@ std::string percent(TimeNs part, TimeNs whole)
 
 std::string processTitle(const Trace& trace, ProcessIndex index)
 {
-    return processLabel(trace.processes[index.value]);
+    return processLabel(trace.processes()[index.value]);
 }
 
 void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
 {
-    const Device& device = trace.devices[d.device.value];
+    const Device& device = trace.devices()[d.device.value];
     out << deviceLabel(device) << ", " << processTitle(trace, d.process) << "\n";
     out << "  window       " << windowKindName(d.window.kind) << " [" << d.window.start() << ", " << d.window.end()
         << ") ns";
@@ -50,10 +50,10 @@ void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top
     }
     for (const std::size_t index : longest) {
         const Gap gap = result.gaps[index];
-        const Device& device = trace.devices[gap.device.value];
+        const Device& device = trace.devices()[gap.device.value];
         out << "  " << pad(formatDuration(gap.duration()), 11) << " at "
             << pad(formatRelativeTime(gap.start, origin) + " from trace start", 28) << " device " << device.id;
-        const auto& rank = trace.processes[gap.process.value].rank;
+        const auto& rank = trace.processes()[gap.process.value].rank;
         if (rank)
             out << " rank " << *rank;
         out << "  " << pad(std::string(gapCauseName(gap.cause)), 10) << " "
@@ -132,14 +132,14 @@ void writeTextReport(const Trace& trace, const AnalysisResult& result, const Rep
         out << ", loaded " << options.load.describe();
     out << "\n";
     for (const ProcessIndex p : processesInRankOrder(trace)) {
-        const Process& process = trace.processes[p.value];
+        const Process& process = trace.processes()[p.value];
         out << "  " << processTitle(trace, p);
         if (!process.sourceFile.empty())
             out << ": " << process.sourceFile;
         out << "\n";
     }
-    if (trace.skippedEvents > 0)
-        out << "  " << trace.skippedEvents << " malformed event(s) skipped on import (see --json for where)\n";
+    if (trace.skippedEvents() > 0)
+        out << "  " << trace.skippedEvents() << " malformed event(s) skipped on import (see --json for where)\n";
     if (!result.hasGpuActivity) {
         out << "\nNo GPU activity in this trace (" << trace.eventCount() << " CPU events); nothing to measure.\n";
         return;

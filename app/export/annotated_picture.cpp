@@ -48,9 +48,9 @@ constexpr std::array<MetricsChoice, 10> kMetricsChoices { {
 /// Nesting rows each lane needs for its events in [t0, t1): deep stacks elsewhere in the trace take no room.
 std::vector<int> depthsInRange(const Trace& trace, TimeNs t0, TimeNs t1)
 {
-    std::vector<int> depths(trace.lanes.size(), 1);
-    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    std::vector<int> depths(trace.lanes().size(), 1);
+    for (std::size_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         const auto [first, last] = lane.visibleRange(t0, t1);
         int deepest = 0;
         for (std::size_t i = first; i < last; ++i) {

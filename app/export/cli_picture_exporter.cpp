@@ -47,7 +47,7 @@ IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(const Trace& trace, cons
     auto picture = std::make_unique<CliPicture>();
     picture->analysis = analyze(trace, analysisOptions);
     picture->index = timeline::TimelineIndex::build(trace);
-    picture->gaps = timeline::GapOverlay(picture->analysis, trace.devices.size());
+    picture->gaps = timeline::GapOverlay(picture->analysis, trace.devices().size());
 
     const auto range = windowExtent(picture->analysis);
     PictureRequest& request = picture->request;

@@ -269,13 +269,13 @@ std::vector<DeviceSummary> summarizeDevices(const PictureRequest& request)
     if (!request.analysis || !request.trace)
         return result;
     const Trace& trace = *request.trace;
-    const bool manyProcesses = trace.processes.size() > 1;
+    const bool manyProcesses = trace.processes().size() > 1;
     for (const DeviceFigures& figures : request.analysis->devices) {
         DeviceSummary summary;
-        const Device& device = trace.devices[figures.device.value];
+        const Device& device = trace.devices()[figures.device.value];
         summary.label = QString::fromStdString(timeline::deviceLabel(device));
         if (manyProcesses) {
-            const Process& process = trace.processes[figures.process.value];
+            const Process& process = trace.processes()[figures.process.value];
             summary.label += process.rank ? QStringLiteral(" (rank %1)").arg(*process.rank)
                                           : QStringLiteral(" (pid %1)").arg(process.pid);
         }

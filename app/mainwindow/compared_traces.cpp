@@ -2,6 +2,7 @@
 #include "app/mainwindow/compared_traces.h"
 
 #include "core/model/process_order.h"
+#include "core/model/trace_builder.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -55,17 +56,16 @@ void alignComparison(ComparedTraces& compared, std::optional<std::size_t> step, 
 
 Trace combineComparedTraces(const ComparedTraces& compared)
 {
-    Trace combined = *compared.base;
-    Trace shifted = *compared.fresh;
-    for (Lane& lane : shifted.lanes) {
+    TraceBuilder combined(Trace(*compared.base));
+    TraceBuilder shifted(Trace(*compared.fresh));
+    for (Lane& lane : shifted.lanes()) {
         for (Event& e : lane.events) {
             e.start += compared.newOffset;
             e.end += compared.newOffset;
         }
     }
     combined.append(std::move(shifted));
-    combined.finalize();
-    return combined;
+    return std::move(combined).finish();
 }
 
 std::string comparisonTitle(const char* side, const std::vector<std::string>& files)

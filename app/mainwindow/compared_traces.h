@@ -48,7 +48,7 @@ TimeNs alignmentWindowStart(const Trace& trace, const AnalysisOptions& options);
 /// beyond), or the window starts' difference when `step` is nullopt or a side has no counted steps.
 void alignComparison(ComparedTraces& compared, std::optional<std::size_t> step, const AnalysisOptions& options);
 
-/// BASE's processes, then NEW's with every time plus compared.newOffset, finalized. Process names are kept
+/// BASE's processes, then NEW's with every time plus compared.newOffset, finished. Process names are kept
 /// (the layout's blocks carry the titles).
 Trace combineComparedTraces(const ComparedTraces& compared);
 

@@ -71,11 +71,11 @@ std::string comparisonWindowText(const Window& w, const AnalysisOptions& options
 std::size_t kernelOccurrences(
     const Trace& trace, std::string_view name, std::uint32_t firstProcess, std::uint32_t endProcess)
 {
-    const auto id = trace.strings.find(name);
+    const auto id = trace.strings().find(name);
     if (!id)
         return 0;
     std::size_t count = 0;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.kind != LaneKind::GpuStream || lane.process.value < firstProcess || lane.process.value >= endProcess)
             continue;
         for (const Event& e : lane.events)

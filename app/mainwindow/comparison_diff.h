@@ -24,7 +24,7 @@ struct ComparisonDiff {
 AnalysisOptions comparisonDiffOptions(AnalysisOptions viewer);
 
 /// Analyses both traces with `options` and compares them (summarizeRun(), compareRuns()), the longest `longestGaps`
-/// gaps per side. Precondition: compared.base and compared.fresh are finalized.
+/// gaps per side.
 ComparisonDiff computeComparisonDiff(
     const ComparedTraces& compared, const AnalysisOptions& options, std::size_t longestGaps, std::stop_token stop = {});
 

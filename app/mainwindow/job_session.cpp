@@ -25,8 +25,8 @@ constexpr int kMaxHeatmapColumns = 4096;
 std::optional<EventRef> kernelAt(const Trace& trace, ProcessIndex process, TimeNs arrival, std::optional<TimeNs> end)
 {
     std::optional<EventRef> fallback;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         if (lane.kind != LaneKind::GpuStream || lane.process != process)
             continue;
         auto it = std::lower_bound(
@@ -100,7 +100,7 @@ void JobSession::setTrace(const timeline::LoadedTrace& loaded)
 void JobSession::setAnalysis(const timeline::AnalysisSnapshot& analysis)
 {
     // A comparison (File › Compare With…) holds two runs, not the ranks of one job.
-    if (!m_loaded.trace || !analysis.result || m_loaded.trace->processes.size() < 2 || m_loaded.comparison) {
+    if (!m_loaded.trace || !analysis.result || m_loaded.trace->processes().size() < 2 || m_loaded.comparison) {
         m_build.drop();
         if (m_job)
             showJob(nullptr);

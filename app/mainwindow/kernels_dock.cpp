@@ -70,7 +70,7 @@ void KernelsDock::setResult(std::shared_ptr<const Trace> trace, std::shared_ptr<
     m_trace = std::move(trace);
     m_result = result;
     m_model->setResult(std::move(result));
-    m_perRank->setEnabled(m_trace && m_trace->processes.size() > 1);
+    m_perRank->setEnabled(m_trace && m_trace->processes().size() > 1);
     updatePerRank();
 }
 

@@ -489,8 +489,8 @@ void MainWindow::onLoadFinished(std::shared_ptr<const LoadOutcome> outcome)
     m_view->setFocus(); // W/A/S/D work right away
     QString message = tr("Loaded %n event(s)", nullptr, static_cast<int>(m_loaded.trace->eventCount()));
     message += tr(" in %1 ms").arg(outcome->elapsedMs);
-    if (m_loaded.trace->skippedEvents > 0)
-        message += tr("; %n event(s) skipped, see Details", nullptr, static_cast<int>(m_loaded.trace->skippedEvents));
+    if (m_loaded.trace->skippedEvents() > 0)
+        message += tr("; %n event(s) skipped, see Details", nullptr, static_cast<int>(m_loaded.trace->skippedEvents()));
     else if (!outcome->warnings.isEmpty())
         message += tr("; %n import note(s), see Details", nullptr, static_cast<int>(outcome->warnings.size()));
     // The notes' sidecar could not be read, or they go elsewhere: say so where the eye goes after a load.

@@ -90,11 +90,11 @@ std::pair<std::size_t, std::size_t> MainWindow::highlightKernel(const QString& n
         return {};
     const Trace& trace = *m_loaded.trace;
     const std::string key = name.toStdString();
-    std::vector<bool> names(trace.strings.size());
-    if (const auto id = trace.strings.find(key))
+    std::vector<bool> names(trace.strings().size());
+    if (const auto id = trace.strings().find(key))
         names[id->value] = true;
     m_view->setHighlightedNames(std::move(names));
-    const auto processes = static_cast<std::uint32_t>(trace.processes.size());
+    const auto processes = static_cast<std::uint32_t>(trace.processes().size());
     const std::pair<std::size_t, std::size_t> counts { kernelOccurrences(trace, key, 0, compared->newFirstProcess),
         kernelOccurrences(trace, key, compared->newFirstProcess, processes) };
     statusBar()->showMessage(
@@ -108,14 +108,14 @@ void MainWindow::selectComparedDevice(std::optional<int> rank, int deviceId)
     if (!compared || !m_loaded.trace)
         return;
     const Trace& trace = *m_loaded.trace;
-    std::vector<bool> selected(trace.devices.size());
+    std::vector<bool> selected(trace.devices().size());
     std::optional<DeviceIndex> first;
-    for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
-        const Device& device = trace.devices[d];
+    for (std::uint32_t d = 0; d < trace.devices().size(); ++d) {
+        const Device& device = trace.devices()[d];
         // A side of one process matches the other's one process whatever their ranks (as compareRuns() does).
         const bool newSide = device.process.value >= compared->newFirstProcess;
         const Trace& side = newSide ? *compared->fresh : *compared->base;
-        const bool rankMatches = side.processes.size() == 1 || trace.processes[device.process.value].rank == rank;
+        const bool rankMatches = side.processes().size() == 1 || trace.processes()[device.process.value].rank == rank;
         if (device.id == deviceId && rankMatches) {
             selected[d] = true;
             if (!first)

@@ -112,9 +112,9 @@ void MainWindow::showSummary()
             html += QString::fromStdString(file).toHtmlEscaped() + QStringLiteral("<br>");
     }
     html += tr("%1 processes, %2 GPUs, %3 lanes, %4 events</p>")
-                .arg(trace.processes.size())
-                .arg(trace.devices.size())
-                .arg(trace.lanes.size())
+                .arg(trace.processes().size())
+                .arg(trace.devices().size())
+                .arg(trace.lanes().size())
                 .arg(trace.eventCount());
     if (m_analysis.result) {
         for (const DeviceFigures& d : devicesInBlockOrder())
@@ -133,15 +133,15 @@ void MainWindow::showSummary()
         for (const std::string& w : m_analysis.result->warnings)
             html += QStringLiteral("<p style='color:#a00'>%1</p>").arg(QString::fromStdString(w).toHtmlEscaped());
     }
-    if (!trace.warnings.empty()) {
+    if (!trace.warnings().empty()) {
         // Red only when events were lost; otherwise the readers' notes (the nsys version, absent tables...).
-        if (trace.skippedEvents > 0)
+        if (trace.skippedEvents() > 0)
             html += tr("<p style='color:#a00'>%n event(s) skipped while loading:</p><ul>", nullptr,
-                static_cast<int>(trace.skippedEvents));
+                static_cast<int>(trace.skippedEvents()));
         else
             html += tr("<p>Notes from loading (no event skipped):</p><ul>");
-        for (std::size_t i = 0; i < trace.warnings.size() && i < 20; ++i) {
-            const ImportWarning& w = trace.warnings[i];
+        for (std::size_t i = 0; i < trace.warnings().size() && i < 20; ++i) {
+            const ImportWarning& w = trace.warnings()[i];
             html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(w.toString()).toHtmlEscaped());
         }
         html += QStringLiteral("</ul>");

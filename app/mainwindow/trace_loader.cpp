@@ -20,7 +20,7 @@ QString errorText(const IoError& error)
 
 namespace {
 
-/// Reads the files (one process group each) into one finalized trace, reporting progress from `from` to `to` %.
+/// Reads the files (one process group each) into one finished trace, reporting progress from `from` to `to` %.
 std::variant<Trace, QString> readFiles(const QStringList& files, int from, int to, const ProgressCallback& progress,
     std::stop_token stop, const ReadFilter& filter = {})
 {
@@ -68,7 +68,7 @@ LoadResult analyzeForDisplay(std::shared_ptr<const Trace> trace, timeline::Loade
     outcome->loaded.laneSummaries = std::move(summaries);
     outcome->loaded.index = std::make_shared<const timeline::TimelineIndex>(timeline::TimelineIndex::build(*trace));
     outcome->analysis = timeline::makeAnalysisSnapshot(*trace, std::move(result));
-    for (const ImportWarning& w : trace->warnings)
+    for (const ImportWarning& w : trace->warnings())
         outcome->warnings << QString::fromStdString(w.toString());
     outcome->loaded.trace = std::move(trace);
     outcome->elapsedMs = timer.elapsed();
@@ -117,13 +117,13 @@ LoadResult loadAndCompare(const ComparisonRequest& request, const AnalysisOption
     compared->baseStepStarts = countedStepStarts(*compared->base, options);
     compared->newStepStarts = countedStepStarts(*compared->fresh, options);
     alignComparison(*compared, request.alignStep, options);
-    compared->newFirstProcess = static_cast<std::uint32_t>(compared->base->processes.size());
+    compared->newFirstProcess = static_cast<std::uint32_t>(compared->base->processes().size());
     compared->baseTitle = comparisonTitle("Base", compared->baseFiles);
     compared->newTitle = comparisonTitle("New", compared->newFiles);
     auto trace = std::make_shared<const Trace>(combineComparedTraces(*compared));
     timeline::LoadedTrace loaded;
     loaded.files = compared->baseFiles; // the notes stay BASE's
-    const auto processes = static_cast<std::uint32_t>(trace->processes.size());
+    const auto processes = static_cast<std::uint32_t>(trace->processes().size());
     loaded.blocks = { { compared->baseTitle, 0, compared->newFirstProcess },
         { compared->newTitle, compared->newFirstProcess, processes } };
     loaded.comparison = std::move(compared);

@@ -73,11 +73,11 @@ QString durationText(TimeNs ns)
 
 QString laneDescription(const Trace& trace, LaneIndex laneIndex)
 {
-    const Lane& lane = trace.lanes[laneIndex.value];
-    const Process& process = trace.processes[lane.process.value];
+    const Lane& lane = trace.lanes()[laneIndex.value];
+    const Process& process = trace.processes()[lane.process.value];
     const QString rank = process.rank ? QStringLiteral("rank %1, ").arg(*process.rank) : QString();
     if (lane.kind == LaneKind::GpuStream) {
-        const Device& device = trace.devices[lane.device.value];
+        const Device& device = trace.devices()[lane.device.value];
         return QStringLiteral("%1GPU %2 stream %3").arg(rank).arg(device.id).arg(lane.stream);
     }
     return QStringLiteral("%1%2 of pid %3")
@@ -87,8 +87,8 @@ QString laneDescription(const Trace& trace, LaneIndex laneIndex)
 
 QString deviceName(const Trace& trace, DeviceIndex index)
 {
-    const Device& device = trace.devices[index.value];
-    const Process& process = trace.processes[device.process.value];
+    const Device& device = trace.devices()[index.value];
+    const Process& process = trace.processes()[device.process.value];
     return process.rank ? QStringLiteral("rank %1 GPU %2").arg(*process.rank).arg(device.id)
                         : QStringLiteral("GPU %1").arg(device.id);
 }
@@ -107,7 +107,7 @@ std::optional<EventRef> eventFromLink(const QString& link, const Trace& trace)
     bool okIndex = false;
     const uint lane = parts[1].toUInt(&okLane);
     const uint index = parts[2].toUInt(&okIndex);
-    if (!okLane || !okIndex || lane >= trace.lanes.size() || index >= trace.lanes[lane].events.size())
+    if (!okLane || !okIndex || lane >= trace.lanes().size() || index >= trace.lanes()[lane].events.size())
         return std::nullopt;
     return EventRef { LaneIndex { lane }, index };
 }
@@ -140,7 +140,7 @@ QString eventDetailsHtml(const Trace& trace, EventRef ref, TimeNs origin)
     html += row(QStringLiteral("duration"), durationText(e.duration()));
     html += row(QStringLiteral("end"), relativeTime(e.end, origin));
     html += row(QStringLiteral("lane"), escaped(laneDescription(trace, ref.lane)));
-    if (trace.lanes[ref.lane.value].kind == LaneKind::CpuThread)
+    if (trace.lanes()[ref.lane.value].kind == LaneKind::CpuThread)
         html += row(QStringLiteral("depth"), QString::number(e.depth));
     if (e.correlation)
         html += row(QStringLiteral("correlation id"), QString::number(e.correlation));
@@ -244,8 +244,8 @@ QString rangeDetailsHtml(
         QStringLiteral("%1 to %2").arg(relativeTime(range.first, origin), relativeTime(range.second, origin)));
     html += QStringLiteral("</table>");
     for (const DeviceFigures& figures : rangeResult.devices) {
-        const Device& device = trace.devices[figures.device.value];
-        const Process& process = trace.processes[figures.process.value];
+        const Device& device = trace.devices()[figures.device.value];
+        const Process& process = trace.processes()[figures.process.value];
         html += QStringLiteral("<h4 style='margin-bottom:2px'>GPU %1%2</h4><table>")
                     .arg(device.id)
                     .arg(process.rank ? QStringLiteral(" (rank %1)").arg(*process.rank) : QString());

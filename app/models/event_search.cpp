@@ -28,13 +28,13 @@ Key keyOf(const Trace& trace, EventRef ref)
 } // namespace
 
 EventSearch::EventSearch(const Trace& trace, const std::string& text)
-    : m_names(trace.strings.size(), false)
+    : m_names(trace.strings().size(), false)
 {
     const std::string needle = lower(text);
     if (needle.empty())
         return;
-    for (std::uint32_t id = 1; id < trace.strings.size(); ++id) {
-        if (lower(trace.strings.view(StringId { id })).find(needle) != std::string::npos) {
+    for (std::uint32_t id = 1; id < trace.strings().size(); ++id) {
+        if (lower(trace.strings().view(StringId { id })).find(needle) != std::string::npos) {
             m_names[id] = true;
             ++m_matchingNames;
         }
@@ -46,7 +46,7 @@ std::size_t EventSearch::count(const Trace& trace) const
     if (empty())
         return 0;
     std::size_t n = 0;
-    for (const Lane& lane : trace.lanes)
+    for (const Lane& lane : trace.lanes())
         n += static_cast<std::size_t>(
             std::count_if(lane.events.begin(), lane.events.end(), [this](const Event& e) { return matches(e); }));
     return n;
@@ -56,8 +56,8 @@ std::size_t EventSearch::ordinal(const Trace& trace, EventRef match) const
 {
     const Key key = keyOf(trace, match);
     std::size_t before = 0;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const auto& events = trace.lanes[l].events;
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const auto& events = trace.lanes()[l].events;
         // Events starting earlier all come first; those starting at the same time, by lane and index.
         const auto end = std::partition_point(
             events.begin(), events.end(), [&](const Event& e) { return e.start <= std::get<0>(key); });
@@ -81,8 +81,8 @@ std::optional<EventRef> EventSearch::next(const Trace& trace, std::optional<Even
     std::optional<Key> bestKey;
     std::optional<EventRef> first;
     std::optional<Key> firstKey;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const auto& events = trace.lanes[l].events;
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const auto& events = trace.lanes()[l].events;
         auto it = std::partition_point(
             events.begin(), events.end(), [&](const Event& e) { return e.start < std::get<0>(after); });
         for (; it != events.end(); ++it) {
@@ -124,8 +124,8 @@ std::optional<EventRef> EventSearch::previous(const Trace& trace, std::optional<
     std::optional<Key> bestKey;
     std::optional<EventRef> last;
     std::optional<Key> lastKey;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const auto& events = trace.lanes[l].events;
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const auto& events = trace.lanes()[l].events;
         auto end = std::partition_point(
             events.begin(), events.end(), [&](const Event& e) { return e.start <= std::get<0>(before); });
         for (auto it = end; it != events.begin();) {

@@ -129,10 +129,10 @@ QVariant KernelModel::headerData(int section, Qt::Orientation orientation, int r
 RankKernelList kernelsPerRank(const Trace& trace, const AnalysisResult& result, std::stop_token stop)
 {
     RankKernelList list;
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+    for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
         if (stop.stop_requested())
             return {};
-        const Process& process = trace.processes[p];
+        const Process& process = trace.processes()[p];
         RankKernels rank;
         rank.rank = process.rank.value_or(-1);
         rank.label = process.rank ? QObject::tr("rank %1").arg(*process.rank) : QObject::tr("pid %1").arg(process.pid);
@@ -147,13 +147,13 @@ RankKernelList kernelsPerRank(const Trace& trace, const AnalysisResult& result, 
 
 std::optional<EventRef> longestKernelNamed(const Trace& trace, std::string_view name)
 {
-    const auto id = trace.strings.find(name);
+    const auto id = trace.strings().find(name);
     if (!id)
         return std::nullopt;
     std::optional<EventRef> best;
     TimeNs bestDuration = -1;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         if (lane.kind != LaneKind::GpuStream)
             continue;
         for (std::uint32_t i = 0; i < lane.events.size(); ++i) {

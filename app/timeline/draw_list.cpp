@@ -122,7 +122,7 @@ LaneDrawList buildLaneDrawList(const Trace& trace, const TimelineIndex& index, L
     const TimeAxis& axis, const DrawListOptions& options)
 {
     LaneDrawList list;
-    const Lane& lane = trace.lanes[laneIndex.value];
+    const Lane& lane = trace.lanes()[laneIndex.value];
     const TimeNs t0 = axis.start;
     const TimeNs t1 = axis.end;
     const double rawLimit = options.rawEventsPerPixel * axis.width;
@@ -209,8 +209,8 @@ void DrawListCache::clear()
 const LaneDrawList& DrawListCache::lane(
     const Trace& trace, const TimelineIndex& index, LaneIndex lane, const DrawListOptions& options)
 {
-    if (m_lanes.size() < trace.lanes.size())
-        m_lanes.resize(trace.lanes.size());
+    if (m_lanes.size() < trace.lanes().size())
+        m_lanes.resize(trace.lanes().size());
     auto& slot = m_lanes[lane.value];
     if (!slot) {
         slot = buildLaneDrawList(trace, index, lane, *m_axis, options);

@@ -43,7 +43,7 @@ std::optional<std::uint32_t> hitTestLane(
 {
     if (depth < 0 || depth >= index.depthCount(laneIndex))
         return std::nullopt;
-    const Lane& lane = trace.lanes[laneIndex.value];
+    const Lane& lane = trace.lanes()[laneIndex.value];
     const TimeNs t0 = t - toleranceNs;
     const TimeNs t1 = t + toleranceNs + 1;
     Best best;

@@ -72,11 +72,11 @@ std::optional<std::pair<TimeNs, TimeNs>> JobData::timeSpan() const
 
 std::shared_ptr<const JobData> buildJobFromTrace(const Trace& trace, const AnalysisResult& result, std::stop_token stop)
 {
-    if (trace.processes.size() < 2 || !result.hasGpuActivity)
+    if (trace.processes().size() < 2 || !result.hasGpuActivity)
         return nullptr;
     auto job = std::make_shared<JobData>();
     std::vector<JobRankInput> inputs;
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+    for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
         if (stop.stop_requested())
             return nullptr;
         const ProcessIndex process { p };

@@ -13,8 +13,8 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
 {
     LaneLayout layout;
     layout.m_metrics = metrics;
-    layout.m_rowOfLane.resize(trace.lanes.size());
-    layout.m_deviceBands.resize(trace.devices.size());
+    layout.m_rowOfLane.resize(trace.lanes().size());
+    layout.m_deviceBands.resize(trace.devices().size());
 
     int y = 0;
     const auto addRow = [&](LayoutRow row) {
@@ -47,20 +47,20 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
         header.kind = RowKind::ProcessHeader;
         header.height = metrics.headerHeight;
         header.process = ProcessIndex { p };
-        header.label = (block ? block->title + " \u00b7 " : std::string()) + processLabel(trace.processes[p]);
+        header.label = (block ? block->title + " \u00b7 " : std::string()) + processLabel(trace.processes()[p]);
         header.collapsed = processCollapsed;
         addRow(std::move(header));
 
         // Threads in the order the trace asks for (sort index), then by tid.
         std::vector<std::uint32_t> threads;
-        for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-            const Lane& lane = trace.lanes[l];
+        for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+            const Lane& lane = trace.lanes()[l];
             if (lane.kind == LaneKind::CpuThread && lane.process.value == p)
                 threads.push_back(l);
         }
         std::stable_sort(threads.begin(), threads.end(), [&](std::uint32_t a, std::uint32_t b) {
-            const Lane& la = trace.lanes[a];
-            const Lane& lb = trace.lanes[b];
+            const Lane& la = trace.lanes()[a];
+            const Lane& lb = trace.lanes()[b];
             if (la.sortIndex.value_or(0) != lb.sortIndex.value_or(0))
                 return la.sortIndex.value_or(0) < lb.sortIndex.value_or(0);
             return la.tid < lb.tid;
@@ -79,17 +79,17 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
             row.depthRows = std::min(
                 { row.depthCount, metrics.maxDepthRows, row.collapsed ? metrics.foldedDepthRows : row.depthCount });
             row.height = row.depthRows * metrics.depthRowHeight + metrics.laneSpacing;
-            row.label = threadLabel(trace.lanes[l]);
+            row.label = threadLabel(trace.lanes()[l]);
             addRow(std::move(row));
         }
 
         std::vector<std::uint32_t> devices;
-        for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
-            if (trace.devices[d].process.value == p)
+        for (std::uint32_t d = 0; d < trace.devices().size(); ++d) {
+            if (trace.devices()[d].process.value == p)
                 devices.push_back(d);
         }
         std::stable_sort(devices.begin(), devices.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return trace.devices[a].id < trace.devices[b].id; });
+            [&](std::uint32_t a, std::uint32_t b) { return trace.devices()[a].id < trace.devices()[b].id; });
         for (const std::uint32_t d : devices) {
             const bool deviceCollapsed = collapse.devices.count(d) > 0;
             LayoutRow deviceHeader;
@@ -98,7 +98,7 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
             deviceHeader.height = metrics.headerHeight;
             deviceHeader.process = ProcessIndex { p };
             deviceHeader.device = DeviceIndex { d };
-            deviceHeader.label = deviceLabel(trace.devices[d]);
+            deviceHeader.label = deviceLabel(trace.devices()[d]);
             deviceHeader.collapsed = deviceCollapsed;
             addRow(std::move(deviceHeader));
             if (deviceCollapsed)
@@ -114,13 +114,13 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
             addRow(std::move(utilization));
 
             std::vector<std::uint32_t> streams;
-            for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-                const Lane& lane = trace.lanes[l];
+            for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+                const Lane& lane = trace.lanes()[l];
                 if (lane.kind == LaneKind::GpuStream && lane.device.value == d)
                     streams.push_back(l);
             }
             std::stable_sort(streams.begin(), streams.end(),
-                [&](std::uint32_t a, std::uint32_t b) { return trace.lanes[a].stream < trace.lanes[b].stream; });
+                [&](std::uint32_t a, std::uint32_t b) { return trace.lanes()[a].stream < trace.lanes()[b].stream; });
             for (const std::uint32_t l : streams) {
                 LayoutRow row;
                 row.kind = RowKind::StreamLane;
@@ -131,7 +131,7 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
                 row.depthCount = laneDepths(LaneIndex { l });
                 row.depthRows = std::min(row.depthCount, metrics.maxDepthRows);
                 row.height = row.depthRows * metrics.depthRowHeight + metrics.laneSpacing;
-                row.label = streamLabel(trace.lanes[l]);
+                row.label = streamLabel(trace.lanes()[l]);
                 addRow(std::move(row));
             }
             layout.m_deviceBands[d] = std::make_pair(bandTop, y);

@@ -40,7 +40,7 @@ struct AnalysisSnapshot {
 inline AnalysisSnapshot makeAnalysisSnapshot(const Trace& trace, AnalysisResult result)
 {
     auto shared = std::make_shared<const AnalysisResult>(std::move(result));
-    auto gaps = std::make_shared<const GapOverlay>(*shared, trace.devices.size());
+    auto gaps = std::make_shared<const GapOverlay>(*shared, trace.devices().size());
     return { std::move(shared), std::move(gaps) };
 }
 

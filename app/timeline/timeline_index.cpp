@@ -157,10 +157,10 @@ TimeNs BusyProfile::busyWithin(TimeNs t0, TimeNs t1) const
 TimelineIndex TimelineIndex::build(const Trace& trace)
 {
     TimelineIndex index;
-    index.m_rows.resize(trace.lanes.size());
-    std::vector<std::vector<std::pair<TimeNs, TimeNs>>> busy(trace.devices.size());
-    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    index.m_rows.resize(trace.lanes().size());
+    std::vector<std::vector<std::pair<TimeNs, TimeNs>>> busy(trace.devices().size());
+    for (std::size_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         int depths = 1;
         for (const Event& e : lane.events)
             depths = std::max(depths, e.depth + 1);

@@ -63,7 +63,7 @@ private:
 
 class TimelineIndex {
 public:
-    /// Precondition: trace.finalize() was called. Holds no reference to the trace.
+    /// Holds no reference to the trace.
     static TimelineIndex build(const Trace& trace);
 
     /// Number of nesting depths in a lane (1 for an empty lane).

@@ -169,7 +169,7 @@ void TimelinePainter::paintLaneItems(
     QPainter& painter, const TimelineScene& scene, const LayoutRow& row, int top, const LaneDrawList& list) const
 {
     const QRect lanes = lanesRect(scene);
-    const Lane& lane = scene.trace->lanes[row.lane->value];
+    const Lane& lane = scene.trace->lanes()[row.lane->value];
     const int rowHeight = scene.layout->metrics().depthRowHeight;
     const QFontMetrics metrics = painter.fontMetrics();
     for (const DrawItem& item : list.items) {
@@ -234,7 +234,7 @@ void TimelinePainter::paintGapBands(QPainter& painter, const TimelineScene& scen
     const QRect lanes = lanesRect(scene);
     painter.save();
     painter.setClipRect(lanes);
-    for (std::uint32_t d = 0; d < scene.trace->devices.size(); ++d) {
+    for (std::uint32_t d = 0; d < scene.trace->devices().size(); ++d) {
         const auto band = scene.layout->deviceBand(DeviceIndex { d });
         if (!band)
             continue;

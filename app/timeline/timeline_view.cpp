@@ -196,7 +196,7 @@ void TimelineView::rebuildLayout()
         updateScrollBar();
         return;
     }
-    std::vector<int> depths(m_loaded.trace->lanes.size());
+    std::vector<int> depths(m_loaded.trace->lanes().size());
     for (std::uint32_t l = 0; l < depths.size(); ++l)
         depths[l] = m_loaded.index->depthCount(LaneIndex { l });
     m_layout = LaneLayout::build(*m_loaded.trace, depths, m_collapse, {}, m_loaded.blocks);
@@ -229,9 +229,9 @@ void TimelineView::toggleRow(const LayoutRow& row)
 
 bool TimelineView::unfoldFor(EventRef ref)
 {
-    if (!m_loaded.trace || ref.lane.value >= m_loaded.trace->lanes.size())
+    if (!m_loaded.trace || ref.lane.value >= m_loaded.trace->lanes().size())
         return false;
-    const Lane& lane = m_loaded.trace->lanes[ref.lane.value];
+    const Lane& lane = m_loaded.trace->lanes()[ref.lane.value];
     bool changed = false;
     if (lane.kind == LaneKind::CpuThread) {
         changed = m_collapse.processes.erase(lane.process.value) > 0;
@@ -332,9 +332,9 @@ void TimelineView::fitSelection()
 
 void TimelineView::revealLane(LaneIndex lane)
 {
-    if (!m_loaded.trace || lane.value >= m_loaded.trace->lanes.size())
+    if (!m_loaded.trace || lane.value >= m_loaded.trace->lanes().size())
         return;
-    const Lane& l = m_loaded.trace->lanes[lane.value];
+    const Lane& l = m_loaded.trace->lanes()[lane.value];
     if (l.kind == LaneKind::GpuStream ? m_collapse.devices.erase(l.device.value) > 0
                                       : m_collapse.processes.erase(l.process.value) > 0)
         rebuildLayout();
@@ -349,7 +349,7 @@ void TimelineView::revealLane(LaneIndex lane)
 
 void TimelineView::revealDevice(DeviceIndex device)
 {
-    if (!m_loaded.trace || device.value >= m_loaded.trace->devices.size())
+    if (!m_loaded.trace || device.value >= m_loaded.trace->devices().size())
         return;
     if (m_collapse.devices.erase(device.value) > 0)
         rebuildLayout();
@@ -412,7 +412,7 @@ std::optional<std::size_t> TimelineView::gapAt(const QPoint& pos) const
         return std::nullopt;
     const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
     const TimeNs t = axis().xToTime(pos.x() - kLabelWidth);
-    for (std::uint32_t d = 0; d < m_loaded.trace->devices.size(); ++d) {
+    for (std::uint32_t d = 0; d < m_loaded.trace->devices().size(); ++d) {
         const auto band = m_layout.deviceBand(DeviceIndex { d });
         if (band && contentY >= band->first && contentY < band->second)
             return m_analysis.gaps->at(DeviceIndex { d }, t, m_gapThreshold);
@@ -456,7 +456,7 @@ std::vector<std::pair<EventRef, EventRef>> TimelineView::flows() const
         return result;
     const Trace& trace = *m_loaded.trace;
     if (const auto event = m_state->selectedEvent()) {
-        if (trace.lanes[event->lane.value].kind == LaneKind::GpuStream) {
+        if (trace.lanes()[event->lane.value].kind == LaneKind::GpuStream) {
             if (const auto launch = trace.launchOf(*event))
                 result.emplace_back(*launch, *event);
         } else {

@@ -65,7 +65,7 @@ public:
 struct RecordResult {
     ProgramExit exit;
     double wallSeconds = 0.0;
-    /// Every process of the run, finalized.
+    /// Every process of the run, in one finished trace.
     Trace trace;
     RecordingSummary summary;
     /// Set when the per-process files were kept (RecordOptions::partsDirectory given).

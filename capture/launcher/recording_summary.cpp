@@ -60,13 +60,13 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
     const std::optional<ProgramExit>& programExit)
 {
     struct Loaded {
-        NativeTraceReader::Capture capture;
+        NativeTraceReader::UnfinishedCapture capture;
         std::string file;
     };
     std::vector<Loaded> loaded;
     RecordingSummary summary;
     for (const std::string& file : PartFileScanner::partFiles(directory)) {
-        auto capture = NativeTraceReader::readCapture(file, /*finalize=*/false); // once, after appending
+        auto capture = NativeTraceReader::readUnfinished(file); // finished once, after appending
         if (!capture) {
             summary.unreadableFiles.push_back(capture.error().toString());
             continue;
@@ -94,12 +94,13 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
     std::sort(loaded.begin(), loaded.end(), [&](const Loaded& a, const Loaded& b) { return key(a) < key(b); });
 
     GatheredRecording result;
+    TraceBuilder merged;
     summary.clock = loaded.front().capture.info.clock;
     for (Loaded& l : loaded) {
         const NativeFileInfo& info = l.capture.info;
-        std::vector<std::uint64_t> eventsOfProcess(l.capture.trace.processes.size());
-        // Lanes come sorted by start only after finalize(): sort a copy of each lane's overhead.
-        for (const Lane& lane : l.capture.trace.lanes) {
+        std::vector<std::uint64_t> eventsOfProcess(l.capture.trace.processes().size());
+        // Lanes come sorted by start only once finished: sort a copy of each lane's overhead.
+        for (const Lane& lane : l.capture.trace.lanes()) {
             eventsOfProcess[lane.process.value] += lane.events.size();
             std::vector<Event> overhead;
             for (const Event& e : lane.events) {
@@ -115,7 +116,7 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
             RecordedProcess recorded;
             recorded.pid = p.pid;
             recorded.rank = p.rank;
-            recorded.name = l.capture.trace.processes[p.process.value].name;
+            recorded.name = l.capture.trace.processes()[p.process.value].name;
             recorded.commandLine = p.commandLine;
             recorded.file = l.file;
             recorded.events = eventsOfProcess[p.process.value];
@@ -126,14 +127,11 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
             recorded.closedCleanly = info.closedCleanly;
             summary.processes.push_back(std::move(recorded));
         }
-        summary.droppedRecords += l.capture.trace.droppedRecords;
-        summary.skippedRecords += l.capture.trace.skippedEvents;
-        if (result.trace.processes.empty() && result.trace.lanes.empty())
-            result.trace = std::move(l.capture.trace);
-        else
-            result.trace.append(std::move(l.capture.trace));
+        summary.droppedRecords += l.capture.trace.droppedRecords();
+        summary.skippedRecords += l.capture.trace.skippedEvents();
+        merged.append(std::move(l.capture.trace));
     }
-    result.trace.finalize();
+    result.trace = std::move(merged).finish();
     if (const auto span = result.trace.timeSpan())
         summary.spanNs = span->second - span->first;
 

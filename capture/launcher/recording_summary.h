@@ -61,7 +61,7 @@ struct RecordingSummary {
     native::ClockId clock = native::ClockId::Unknown;
 };
 
-/// A whole recording: every per-process file of the run in one finalized trace.
+/// A whole recording: every per-process file of the run in one finished trace.
 struct GatheredRecording {
     Trace trace;
     RecordingSummary summary;

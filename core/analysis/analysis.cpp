@@ -49,7 +49,7 @@ StepStats stepStatsOf(ProcessIndex process, const std::vector<Step>& steps)
 /// nothing).
 GapRun gapRun(const Trace& trace, DeviceIndex device, std::optional<LaneIndex> stream, std::size_t capacity)
 {
-    GapRun run { trace.devices[device.value].process, device, stream, {} };
+    GapRun run { trace.devices()[device.value].process, device, stream, {} };
     run.gaps.reserve(capacity); // on huge pages from 8 MiB up (HugePageAllocator)
     return run;
 }
@@ -58,7 +58,7 @@ std::size_t eventsOn(const Trace& trace, const std::vector<LaneIndex>& lanes, st
 {
     std::size_t events = 0;
     for (std::size_t i = first; i < lanes.size(); ++i)
-        events += trace.lanes[lanes[i].value].events.size();
+        events += trace.lanes()[lanes[i].value].events.size();
     return events;
 }
 
@@ -73,7 +73,7 @@ std::size_t eventsStartingIn(const Trace& trace, const std::vector<LaneIndex>& l
 {
     std::size_t events = 0;
     for (LaneIndex l : lanes)
-        events += eventsStartingIn(trace.lanes[l.value], slice).size();
+        events += eventsStartingIn(trace.lanes()[l.value], slice).size();
     return events;
 }
 
@@ -93,8 +93,8 @@ std::vector<TimeNs> sliceCuts(
         return cuts;
     const Lane* busiest = nullptr;
     for (LaneIndex l : lanes) {
-        if (!busiest || trace.lanes[l.value].events.size() > busiest->events.size())
-            busiest = &trace.lanes[l.value];
+        if (!busiest || trace.lanes()[l.value].events.size() > busiest->events.size())
+            busiest = &trace.lanes()[l.value];
     }
     const std::size_t slices = 8 * static_cast<std::size_t>(threads);
     const std::size_t n = busiest->events.size();
@@ -129,7 +129,7 @@ void rankDeviceGaps(const std::vector<std::size_t>& candidates, const AnalysisOp
 void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& names, const LaneSummaries& summaries,
     const GapClassifier& classifier, const AnalysisOptions& options, AnalysisResult& result)
 {
-    const ProcessIndex process = trace.devices[device.value].process;
+    const ProcessIndex process = trace.devices()[device.value].process;
     const Window& window = result.windows[process.value];
     const std::vector<LaneIndex> lanes = streamLanesOf(trace, device);
     const std::size_t events = eventsOn(trace, lanes);
@@ -223,8 +223,8 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
     const auto streamGapsOf = [&](std::size_t first, std::size_t last) {
         std::vector<GapRun> out;
         for (std::size_t i = first; i < last; ++i) {
-            GapRun& run = out.emplace_back(gapRun(
-                trace, device, lanes[i], trace.lanes[lanes[i].value].events.size() + window.ranges.intervals().size()));
+            GapRun& run = out.emplace_back(gapRun(trace, device, lanes[i],
+                trace.lanes()[lanes[i].value].events.size() + window.ranges.intervals().size()));
             GapEmitter laneGaps(window.ranges, classifier, run);
             measureDevice(trace, { lanes[i] }, names, &summaries, options.activity, window.ranges, {}, laneGaps);
             // "Per stream that has activity": a stream with none has no gaps of its own.
@@ -237,7 +237,7 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
     if (events >= options.parallelFromEvents && threadsFor(options) > 1) {
         std::size_t before = 0;
         for (split = 0; split < lanes.size() && before < events / 2; ++split)
-            before += trace.lanes[lanes[split].value].events.size();
+            before += trace.lanes()[lanes[split].value].events.size();
     }
     auto later = std::async(split < lanes.size() ? std::launch::async : std::launch::deferred,
         [&] { return streamGapsOf(split, lanes.size()); });
@@ -286,8 +286,8 @@ AnalysisResult analyze(const Trace& trace, const LaneSummaries& summaries, const
             result.steps.end(), std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.end()));
     }
 
-    result.windows.resize(trace.processes.size());
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+    result.windows.resize(trace.processes().size());
+    for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
         result.windows[p].kind = options.window.kind;
         if (analyzed(ProcessIndex { p }))
             result.windows[p]
@@ -301,7 +301,7 @@ AnalysisResult analyze(const Trace& trace, const LaneSummaries& summaries, const
             result.stopped = true;
             return result;
         }
-        if (analyzed(trace.devices[d.value].process))
+        if (analyzed(trace.devices()[d.value].process))
             analyzeDevice(trace, d, names, summaries, classifier, options, result);
     }
     // Stream gaps after every device gap, straight into the list.
@@ -310,7 +310,7 @@ AnalysisResult analyze(const Trace& trace, const LaneSummaries& summaries, const
             result.stopped = true;
             return result;
         }
-        const ProcessIndex process = trace.devices[devices[i].value].process;
+        const ProcessIndex process = trace.devices()[devices[i].value].process;
         if (analyzed(process))
             appendStreamGaps(
                 trace, devices[i], names, summaries, classifier, options, result.windows[process.value], result.gaps);

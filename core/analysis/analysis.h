@@ -2,7 +2,7 @@
 #pragma once
 
 // The figures of docs/definitions.md: windows, busy/idle, gaps and their causes, exposed time, steps,
-// kernel statistics, launch delay. Pure functions of a finalized Trace; no Qt, no I/O.
+// kernel statistics, launch delay. Pure functions of a (finished, immutable) Trace; no Qt, no I/O.
 
 #include "core/analysis/gap.h"
 #include "core/analysis/interval_set.h"
@@ -170,7 +170,7 @@ struct AnalysisResult {
 /// The step statistics of one process, nullptr when it has no steps.
 const StepStats* stepStatsFor(const AnalysisResult& result, ProcessIndex process);
 
-/// Runs the whole analysis. Precondition: trace.finalize() was called.
+/// Runs the whole analysis.
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options);
 /// The same with the trace's lane summaries built already (LaneSummaries(trace)): what a viewer that analyzes
 /// one trace again and again (a new window, a new range) hands in, instead of a pass over every event each time.

@@ -12,8 +12,8 @@ namespace gapscope {
 std::vector<LaneIndex> streamLanesOf(const Trace& trace, DeviceIndex device)
 {
     std::vector<LaneIndex> result;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         if (lane.kind == LaneKind::GpuStream && lane.device == device)
             result.push_back(LaneIndex { l });
     }
@@ -24,7 +24,7 @@ std::optional<Interval> activityExtent(const Trace& trace, DeviceIndex device, A
 {
     std::optional<Interval> extent;
     for (LaneIndex laneIndex : streamLanesOf(trace, device)) {
-        const Lane& lane = trace.lanes[laneIndex.value];
+        const Lane& lane = trace.lanes()[laneIndex.value];
         const auto counts = [set](const Event& e) { return e.end > e.start && inActivitySet(e.kind, set); };
         const auto firstIt = std::find_if(lane.events.begin(), lane.events.end(), counts);
         if (firstIt == lane.events.end())
@@ -33,7 +33,7 @@ std::optional<Interval> activityExtent(const Trace& trace, DeviceIndex device, A
         // best end found, no earlier event can either.
         TimeNs lastEnd = firstIt->end;
         for (std::size_t i = lane.events.size(); i-- > 0;) {
-            if (lane.maxEndPrefix.size() == lane.events.size() && lane.maxEndPrefix[i] <= lastEnd)
+            if (lane.maxEndPrefix[i] <= lastEnd)
                 break;
             if (counts(lane.events[i]))
                 lastEnd = std::max(lastEnd, lane.events[i].end);

@@ -75,14 +75,14 @@ bool readCollectiveArgs(std::string_view argsJson, CollectiveOccurrence& occurre
 
 /// The collective args of the innermost CPU range around the kernel's launch call that carries them. The ranges
 /// around the call are its ancestors on its thread: walking back from it, each earlier event of smaller depth that
-/// still covers it is the next one out (Trace::finalize() computed the depths), so only the call's enclosing
+/// still covers it is the next one out (TraceBuilder::finish() computed the depths), so only the call's enclosing
 /// ranges and their earlier children are read, never the whole thread.
 void readLaunchingRangeArgs(const Trace& trace, EventRef kernel, CollectiveOccurrence& occurrence)
 {
     const auto launch = trace.launchOf(kernel);
     if (!launch)
         return;
-    const Lane& lane = trace.lanes[launch->lane.value];
+    const Lane& lane = trace.lanes()[launch->lane.value];
     const Event& call = trace.event(*launch);
     int depth = call.depth;
     for (std::size_t i = launch->index; i-- > 0 && depth > 0;) {
@@ -98,12 +98,12 @@ void readLaunchingRangeArgs(const Trace& trace, EventRef kernel, CollectiveOccur
 
 /// Per name (by StringId): whether a kernel of that name is compute (DESIGN.md §4: not communication).
 /// The union of a device's compute (non-communication kernels and memsets), DESIGN.md §4's first category.
-/// `nameClasses`: classifyNames(trace.strings); a kernel without kCommunicationName is compute (a collective's
+/// `nameClasses`: classifyNames(trace.strings()); a kernel without kCommunicationName is compute (a collective's
 /// name, nccl* or rccl*, has it).
 IntervalSet deviceCompute(const Trace& trace, DeviceIndex device, const std::vector<std::uint8_t>& nameClasses)
 {
     std::vector<Interval> compute;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.kind != LaneKind::GpuStream || lane.device != device)
             continue;
         for (const Event& e : lane.events) {
@@ -145,13 +145,13 @@ std::vector<CollectiveOccurrence> findCollectives(const Trace& trace, ProcessInd
 {
     std::vector<CollectiveOccurrence> found;
     std::map<std::uint32_t, IntervalSet> computeByDevice;
-    const std::vector<std::uint8_t> nameClasses = classifyNames(trace.strings);
+    const std::vector<std::uint8_t> nameClasses = classifyNames(trace.strings());
     const auto communicationKernel = [&nameClasses](const Event& e) {
         return e.kind == EventKind::Kernel && e.name.value < nameClasses.size()
             && (nameClasses[e.name.value] & kCommunicationName) != 0;
     };
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         // Collectives are looked for on the streams that run a communication kernel (nccl/rccl) only.
         if (lane.kind != LaneKind::GpuStream || lane.process != process
             || std::none_of(lane.events.begin(), lane.events.end(), communicationKernel))
@@ -168,7 +168,7 @@ std::vector<CollectiveOccurrence> findCollectives(const Trace& trace, ProcessInd
             if (!markedByArgs)
                 readLaunchingRangeArgs(trace, EventRef { LaneIndex { l }, i }, occurrence);
             occurrence.kernel = std::string(name);
-            occurrence.device = trace.devices[lane.device.value].id;
+            occurrence.device = trace.devices()[lane.device.value].id;
             occurrence.start = e.start;
             occurrence.end = e.end;
             auto compute = computeByDevice.find(lane.device.value);

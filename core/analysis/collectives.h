@@ -62,7 +62,7 @@ struct CollectiveOccurrence {
 bool isCollectiveKernelName(std::string_view name);
 
 /// The collective kernels of one process (by name, or marked by the trace's args), in start order, with what
-/// the trace's args say about each and its exposed parts. Precondition: the trace is finalized.
+/// the trace's args say about each and its exposed parts.
 std::vector<CollectiveOccurrence> findCollectives(const Trace& trace, ProcessIndex process);
 
 /// One rank as the job analysis reads it (a view of a rank summary; the occurrences must outlive the analysis).

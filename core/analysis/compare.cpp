@@ -224,7 +224,7 @@ std::vector<ImportNote> importNotes(std::span<const RunSummary> runs)
 std::uint32_t recordedKinds(const Trace& trace)
 {
     std::uint32_t kinds = 0;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events)
             kinds |= 1u << static_cast<int>(e.kind);
     }
@@ -335,20 +335,20 @@ RunSummary summarizeRun(
     RunSummary s;
     s.label = std::move(label);
     s.analysis = result.options;
-    s.processCount = trace.processes.size();
+    s.processCount = trace.processes().size();
     std::set<int> ranks;
-    for (const Process& p : trace.processes) {
+    for (const Process& p : trace.processes()) {
         if (p.rank)
             ranks.insert(*p.rank);
     }
     s.ranks.assign(ranks.begin(), ranks.end());
     for (const DeviceFigures& d : result.devices) {
         RunSummary::Device device;
-        const auto& rank = trace.processes[d.process.value].rank;
+        const auto& rank = trace.processes()[d.process.value].rank;
         device.rank = rank;
         device.rankKey = rank ? *rank : -1 - static_cast<int>(d.process.value);
-        device.deviceId = trace.devices[d.device.value].id;
-        device.name = trace.devices[d.device.value].name;
+        device.deviceId = trace.devices()[d.device.value].id;
+        device.name = trace.devices()[d.device.value].name;
         WindowFigures& f = device.figures;
         f.spanNs = d.spanNs;
         f.busyNs = d.busyNs;
@@ -365,27 +365,27 @@ RunSummary summarizeRun(
     for (const std::size_t index : longestDeviceGaps(result, options.longestGaps)) {
         const Gap gap = result.gaps[index];
         GapSummary g;
-        g.rank = trace.processes[gap.process.value].rank;
-        g.deviceId = trace.devices[gap.device.value].id;
+        g.rank = trace.processes()[gap.process.value].rank;
+        g.deviceId = trace.devices()[gap.device.value].id;
         g.startFromWindowNs = gap.start - result.windows[gap.process.value].start();
         g.durationNs = gap.duration();
         g.cause = gap.cause;
         g.evidence = describeGap(trace, gap, result.options.launchThresholdNs);
         s.longestGaps.push_back(std::move(g));
     }
-    for (const ImportWarning& w : trace.warnings)
+    for (const ImportWarning& w : trace.warnings())
         s.importNotes.push_back({ 0, w });
-    if (trace.skippedEvents > 0)
+    if (trace.skippedEvents() > 0)
         s.importNotes.push_back(
-            { 0, { s.label, 0, std::to_string(trace.skippedEvents) + " malformed event(s) skipped", "in all" } });
+            { 0, { s.label, 0, std::to_string(trace.skippedEvents()) + " malformed event(s) skipped", "in all" } });
     s.recordedKinds = recordedKinds(trace);
     std::set<std::string> models;
-    for (const Device& d : trace.devices) {
+    for (const Device& d : trace.devices()) {
         if (!d.name.empty())
             models.insert(d.name);
     }
     s.gpuModels.assign(models.begin(), models.end());
-    s.droppedRecords = trace.droppedRecords;
+    s.droppedRecords = trace.droppedRecords();
     s.hasGpuActivity = result.hasGpuActivity;
     s.analysisWarnings = result.warnings;
     return s;

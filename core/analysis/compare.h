@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// `gapscope diff`: two sides (BASE and NEW), each one or more runs of one program, each run a finalized trace
+// `gapscope diff`: two sides (BASE and NEW), each one or more runs of one program, each run a (finished) trace
 // (one process, or the ranks of one job) analyzed with the same options. What changed, side by side, and a
 // verdict on step time that claims no more than the data shows (DESIGN.md §4 "Comparing two runs";
 // the exact rules: docs/definitions.md). Pure functions: no I/O.
@@ -157,7 +157,7 @@ struct RunSummary {
     std::vector<std::string> analysisWarnings;
 };
 
-/// The summary of one run. Preconditions: `result` is analyze(trace, ...); the trace is finalized.
+/// The summary of one run. Preconditions: `result` is analyze(trace, ...).
 RunSummary summarizeRun(
     const Trace& trace, const AnalysisResult& result, std::string label, const CompareOptions& options = {});
 

@@ -218,9 +218,9 @@ DeviceMeasure sweepRuns(const Trace& trace, const std::vector<LaneIndex>& lanes,
     // What earlier events leave running at the slice's start comes first: it all starts there. The walk back
     // stops where the prefix maximum of ends shows that no earlier event reaches the start.
     for (std::size_t l = 0; l < lanes.size() && slice.from != std::numeric_limits<TimeNs>::min(); ++l) {
-        const Lane& lane = trace.lanes[lanes[l].value];
+        const Lane& lane = trace.lanes()[lanes[l].value];
         for (auto i = static_cast<std::size_t>(firsts[l] - lane.events.data()); i-- > 0;) {
-            if (lane.maxEndPrefix.size() == lane.events.size() && lane.maxEndPrefix[i] <= slice.from)
+            if (lane.maxEndPrefix[i] <= slice.from)
                 break;
             const Event& e = lane.events[i];
             if (e.end > slice.from)
@@ -263,18 +263,15 @@ DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lane
     firsts.reserve(lanes.size());
     TimeNs earliest = std::numeric_limits<TimeNs>::max();
     TimeNs latest = std::numeric_limits<TimeNs>::min();
-    bool extentKnown = true;
     for (LaneIndex laneIndex : lanes) {
-        const Lane& lane = trace.lanes[laneIndex.value];
+        const Lane& lane = trace.lanes()[laneIndex.value];
         const Event* const begin = lane.events.data();
         const std::span<const Event> starting = eventsStartingIn(lane, slice);
         const Event* const first = starting.data();
         const Event* const last = first + starting.size();
         firsts.push_back(first);
-        const bool prefixKnown = lane.maxEndPrefix.size() == lane.events.size();
-        extentKnown = extentKnown && prefixKnown;
         // The latest end of the events before `last`, those running at the slice's start included.
-        if (prefixKnown && last != begin)
+        if (last != begin)
             latest = std::max(latest, lane.maxEndPrefix[static_cast<std::size_t>(last - begin) - 1]);
         if (first == last)
             continue;
@@ -286,7 +283,7 @@ DeviceMeasure sweepDevice(const Trace& trace, const std::vector<LaneIndex>& lane
     latest = std::min(latest, slice.to);
     // Whether the window holds all of it (the gpu and trace windows do): then no span needs clipping to it.
     const std::vector<Interval>& ranges = window.intervals();
-    const bool covered = extentKnown && ranges.size() == 1 && ranges[0].start <= earliest && ranges[0].end >= latest;
+    const bool covered = ranges.size() == 1 && ranges[0].start <= earliest && ranges[0].end >= latest;
     return covered ? sweepRuns<UnionSweep<KernelsOnly, true, Sink>>(
                trace, lanes, names, summaries, window, slice, sink, firsts, runs)
                    : sweepRuns<UnionSweep<KernelsOnly, false, Sink>>(

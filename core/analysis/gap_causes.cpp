@@ -45,7 +45,7 @@ void appendCall(std::string& out, const Trace& trace, EventRef call)
 {
     out += trace.name(trace.event(call));
     out += " on thread ";
-    appendInteger(out, trace.lanes[call.lane.value].tid);
+    appendInteger(out, trace.lanes()[call.lane.value].tid);
 }
 
 } // namespace

@@ -122,7 +122,7 @@ constexpr int kDependencyLookback = 64;
 /// launch, with no launch to the same stream in between: the event the op was made to wait for.
 std::optional<EventRef> waitBeforeLaunch(const Trace& trace, EventRef launch, LaneIndex opLane)
 {
-    const Lane& lane = trace.lanes[launch.lane.value];
+    const Lane& lane = trace.lanes()[launch.lane.value];
     for (std::uint32_t back = 1; back <= kDependencyLookback && back <= launch.index; ++back) {
         const EventRef ref { launch.lane, launch.index - back };
         const Event& e = lane.events[ref.index];
@@ -142,8 +142,8 @@ std::optional<EventRef> waitBeforeLaunch(const Trace& trace, EventRef launch, La
 std::string busyOtherStreams(const Trace& trace, const Gap& gap)
 {
     std::string streams;
-    for (std::uint32_t i = 0; i < trace.lanes.size(); ++i) {
-        const Lane& lane = trace.lanes[i];
+    for (std::uint32_t i = 0; i < trace.lanes().size(); ++i) {
+        const Lane& lane = trace.lanes()[i];
         if (lane.kind != LaneKind::GpuStream || lane.device != gap.device
             || (gap.stream && *gap.stream == LaneIndex { i }))
             continue;
@@ -162,7 +162,7 @@ std::string busyOtherStreams(const Trace& trace, const Gap& gap)
 GapEvidenceFinder::GapEvidenceFinder(const Trace& trace, TimeNs launchThresholdNs)
     : m_trace(trace)
     , m_launchThresholdNs(launchThresholdNs)
-    , m_lanes(trace.lanes.size())
+    , m_lanes(trace.lanes().size())
 { }
 
 GapEvidenceFinder::~GapEvidenceFinder() = default;
@@ -170,12 +170,12 @@ GapEvidenceFinder::~GapEvidenceFinder() = default;
 bool GapEvidenceFinder::isSyncCallName(StringId name)
 {
     if (m_syncNames.empty())
-        m_syncNames.assign(std::max<std::size_t>(1, m_trace.strings.size()), kNotAsked);
+        m_syncNames.assign(std::max<std::size_t>(1, m_trace.strings().size()), kNotAsked);
     if (name.value >= m_syncNames.size())
         return false;
     std::int8_t& known = m_syncNames[name.value];
     if (known == kNotAsked)
-        known = (nameClassesOf(m_trace.strings.view(name)) & kSyncCallName) != 0;
+        known = (nameClassesOf(m_trace.strings().view(name)) & kSyncCallName) != 0;
     return known == 1;
 }
 
@@ -193,7 +193,7 @@ std::optional<EventRef> GapEvidenceFinder::hostRangeCovering(LaneIndex laneIndex
     // ranges open at the midpoint: walking back from the last range starting at or before it, the ranges that
     // end after it come innermost first (ranges on a thread nest). Each step back is one query of the max tree,
     // so the walk costs the nesting depth at the midpoint, not the events before it.
-    const Lane& lane = m_trace.lanes[laneIndex.value];
+    const Lane& lane = m_trace.lanes()[laneIndex.value];
     LaneIndexes& indexes = indexesOf(laneIndex);
     if (!indexes.rangesBuilt)
         indexes.buildRanges(lane);
@@ -222,8 +222,8 @@ std::optional<EventRef> GapEvidenceFinder::syncCallRunningAt(ProcessIndex proces
 {
     std::optional<EventRef> best;
     const Event* bestEvent = nullptr;
-    for (std::uint32_t l = 0; l < m_trace.lanes.size(); ++l) {
-        const Lane& lane = m_trace.lanes[l];
+    for (std::uint32_t l = 0; l < m_trace.lanes().size(); ++l) {
+        const Lane& lane = m_trace.lanes()[l];
         if (lane.kind != LaneKind::CpuThread || lane.process != process)
             continue;
         LaneIndexes& indexes = indexesOf(LaneIndex { l });

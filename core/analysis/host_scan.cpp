@@ -38,12 +38,12 @@ HostScan scanHostLanes(
     const Trace& trace, const LaneSummaries& summaries, const NameClasses& names, std::optional<ProcessIndex> only)
 {
     HostScan scan;
-    const std::size_t processes = trace.processes.size();
+    const std::size_t processes = trace.processes().size();
     scan.stepRanges.resize(processes);
     scan.syncCalls.resize(processes);
     // The summaries listed the candidates of each lane; only those are read.
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         if (lane.kind != LaneKind::CpuThread || (only && lane.process != *only))
             continue;
         const std::uint32_t p = lane.process.value;

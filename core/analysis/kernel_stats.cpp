@@ -21,10 +21,10 @@ std::vector<KernelStats> kernelStatistics(
     // A kernel counts, whole, when its start lies in its process's window: a kernel is one unit of work,
     // so clipping it would make a count and a mean that describe no real kernel.
     constexpr std::uint32_t kNoSlot = std::numeric_limits<std::uint32_t>::max();
-    std::vector<std::uint32_t> slotOfName(trace.strings.size(), kNoSlot);
+    std::vector<std::uint32_t> slotOfName(trace.strings().size(), kNoSlot);
     std::vector<StringId> names;
     std::vector<std::vector<TimeNs>> durations;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.kind != LaneKind::GpuStream || (only && lane.process != *only) || lane.process.value >= windows.size())
             continue;
         for (const Interval& range : windows[lane.process.value].ranges.intervals()) {
@@ -48,7 +48,7 @@ std::vector<KernelStats> kernelStatistics(
     for (std::size_t s = 0; s < names.size(); ++s) {
         std::vector<TimeNs>& values = durations[s];
         KernelStats k;
-        k.name = std::string(trace.strings.view(names[s]));
+        k.name = std::string(trace.strings().view(names[s]));
         k.count = values.size();
         for (TimeNs v : values) {
             k.totalNs += v;

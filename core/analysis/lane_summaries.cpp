@@ -44,12 +44,12 @@ LaneSummary summarize(const Lane& lane, const std::vector<std::uint8_t>& nameCla
 } // namespace
 
 LaneSummaries::LaneSummaries(const Trace& trace)
-    : m_lanes(trace.lanes.size())
+    : m_lanes(trace.lanes().size())
 {
-    const std::vector<std::uint8_t> nameClasses = classifyNames(trace.strings);
+    const std::vector<std::uint8_t> nameClasses = classifyNames(trace.strings());
     const auto summarizeLanes = [&](std::size_t begin, std::size_t end) {
         for (std::size_t l = begin; l < end; ++l)
-            m_lanes[l] = summarize(trace.lanes[l], nameClasses);
+            m_lanes[l] = summarize(trace.lanes()[l], nameClasses);
     };
     // Below a million events a thread costs more than it saves; above, a second one takes the lanes that hold
     // the second half of the events.
@@ -61,7 +61,7 @@ LaneSummaries::LaneSummaries(const Trace& trace)
     }
     std::size_t split = 0;
     for (std::size_t before = 0; split < m_lanes.size() && before < total / 2; ++split)
-        before += trace.lanes[split].events.size();
+        before += trace.lanes()[split].events.size();
     std::thread helper(summarizeLanes, split, m_lanes.size());
     summarizeLanes(0, split);
     helper.join();

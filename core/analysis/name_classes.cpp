@@ -23,9 +23,9 @@ NameClasses::NameClasses(const Trace& trace, const std::string& stepPattern, std
         }
     }
     // The classes every use of the trace shares (classifyNames), and the step pattern's matches beside them.
-    m_flags = classifyNames(trace.strings);
+    m_flags = classifyNames(trace.strings());
     for (std::uint32_t id = 1; pattern && id < m_flags.size(); ++id) {
-        const std::string_view name = trace.strings.view(StringId { id });
+        const std::string_view name = trace.strings().view(StringId { id });
         if (std::regex_search(name.begin(), name.end(), *pattern))
             m_flags[id] |= kStepPattern;
     }

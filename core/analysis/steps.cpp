@@ -58,8 +58,8 @@ std::vector<Step> stepsOfProcess(
         lastEnd = std::max(lastEnd, trace.event(r).end);
 
     std::vector<ApiCall> calls;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         if (lane.kind != LaneKind::CpuThread || lane.process != process)
             continue;
         const auto [first, last] = lane.visibleRange(firstStart, lastEnd + 1);
@@ -104,8 +104,8 @@ std::vector<Step> stepsOfProcess(
         TimeNs previousEnd = steps.front().start;
         if (deviceStart[0] != kNone) {
             std::sort(matched.begin(), matched.end(), refLess);
-            for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-                const Lane& lane = trace.lanes[l];
+            for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+                const Lane& lane = trace.lanes()[l];
                 if (lane.kind != LaneKind::GpuStream || lane.process != process)
                     continue;
                 for (std::uint32_t i = 0; i < lane.events.size() && lane.events[i].start < deviceStart[0]; ++i) {
@@ -147,7 +147,7 @@ std::vector<Step> findSteps(const Trace& trace, const std::string& stepPattern, 
     const NameClasses names(trace, stepPattern, warnings);
     HostScan scan = scanHostLanes(trace, LaneSummaries(trace), names, std::nullopt);
     std::vector<Step> steps;
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+    for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
         auto processSteps = stepsOfProcess(trace, ProcessIndex { p }, std::move(scan.stepRanges[p]), warmupSteps);
         steps.insert(
             steps.end(), std::make_move_iterator(processSteps.begin()), std::make_move_iterator(processSteps.end()));

@@ -64,12 +64,11 @@ namespace {
 std::optional<Interval> processEventExtent(const Trace& trace, ProcessIndex process)
 {
     std::optional<Interval> extent;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.process != process || lane.events.empty())
             continue;
         const TimeNs first = lane.events.front().start;
-        const TimeNs last
-            = lane.maxEndPrefix.size() == lane.events.size() ? lane.maxEndPrefix.back() : lane.events.back().end;
+        const TimeNs last = lane.maxEndPrefix.back();
         extent = extent ? Interval { std::min(extent->start, first), std::max(extent->end, last) }
                         : Interval { first, last };
     }
@@ -93,8 +92,8 @@ Window computeWindow(const Trace& trace, ProcessIndex process, const WindowSpec&
     switch (spec.kind) {
     case WindowKind::Gpu: {
         std::optional<Interval> extent;
-        for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
-            if (trace.devices[d].process != process)
+        for (std::uint32_t d = 0; d < trace.devices().size(); ++d) {
+            if (trace.devices()[d].process != process)
                 continue;
             if (const auto e = activityExtent(trace, DeviceIndex { d }, activity))
                 extent = extent ? Interval { std::min(extent->start, e->start), std::max(extent->end, e->end) } : *e;

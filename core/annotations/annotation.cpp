@@ -51,17 +51,17 @@ std::string_view annotationStatusColour(AnnotationStatus status)
 
 LaneIdentity laneIdentity(const Trace& trace, LaneIndex index)
 {
-    const Lane& lane = trace.lanes[index.value];
-    const std::int64_t pid = trace.processes[lane.process.value].pid;
+    const Lane& lane = trace.lanes()[index.value];
+    const std::int64_t pid = trace.processes()[lane.process.value].pid;
     if (lane.kind == LaneKind::CpuThread)
         return LaneIdentity::thread(pid, lane.tid);
-    return LaneIdentity::gpuStream(pid, trace.devices[lane.device.value].id, lane.stream);
+    return LaneIdentity::gpuStream(pid, trace.devices()[lane.device.value].id, lane.stream);
 }
 
 std::optional<LaneIndex> findLane(const Trace& trace, const LaneIdentity& identity)
 {
     // Linear: lanes number in the hundreds at most, and this runs when a note is shown, not per frame.
-    for (std::uint32_t i = 0; i < trace.lanes.size(); ++i) {
+    for (std::uint32_t i = 0; i < trace.lanes().size(); ++i) {
         if (laneIdentity(trace, LaneIndex { i }) == identity)
             return LaneIndex { i };
     }

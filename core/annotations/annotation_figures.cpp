@@ -7,8 +7,8 @@ namespace gapscope {
 
 bool annotationConcernsDevice(const Trace& trace, const Annotation& annotation, DeviceIndex deviceIndex)
 {
-    const Device& device = trace.devices[deviceIndex.value];
-    const std::int64_t pid = trace.processes[device.process.value].pid;
+    const Device& device = trace.devices()[deviceIndex.value];
+    const std::int64_t pid = trace.processes()[device.process.value].pid;
     bool namesDevices = false;
     bool namesThreads = false;
     bool concerned = false;

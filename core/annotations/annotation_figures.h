@@ -24,7 +24,7 @@ struct AnnotationFigures {
 bool annotationConcernsDevice(const Trace& trace, const Annotation& annotation, DeviceIndex device);
 
 /// Runs analyze() with `base` but the window set to the explicit range of the note, and keeps the devices
-/// the note concerns. A zero-length range gives no devices. Precondition: the trace is finalized.
+/// the note concerns. A zero-length range gives no devices.
 AnnotationFigures measureAnnotation(const Trace& trace, const Annotation& annotation, const AnalysisOptions& base = {});
 
 } // namespace gapscope

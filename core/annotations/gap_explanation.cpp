@@ -47,8 +47,8 @@ std::vector<LaneIndex> gpuLanesOf(const Trace& trace, const Gap& gap)
     if (gap.stream)
         return { *gap.stream };
     std::vector<LaneIndex> lanes;
-    for (std::uint32_t i = 0; i < trace.lanes.size(); ++i) {
-        const Lane& lane = trace.lanes[i];
+    for (std::uint32_t i = 0; i < trace.lanes().size(); ++i) {
+        const Lane& lane = trace.lanes()[i];
         if (lane.kind == LaneKind::GpuStream && lane.device == gap.device)
             lanes.push_back(LaneIndex { i });
     }
@@ -112,7 +112,7 @@ LaunchStretch measureLaunchStretch(const Trace& trace, const AnalysisResult& res
     std::vector<TimeNs> kernels;
     std::vector<TimeNs> launches;
     for (LaneIndex laneIndex : gpuLanesOf(trace, gap)) {
-        const Lane& lane = trace.lanes[laneIndex.value];
+        const Lane& lane = trace.lanes()[laneIndex.value];
         const auto [begin, end] = lane.visibleRange(stretch.start, stretch.end + 1);
         for (std::size_t i = begin; i < end; ++i) {
             const Event& e = lane.events[i];
@@ -321,12 +321,12 @@ Annotation explainGap(const Trace& trace, const AnalysisResult& result, const Ga
     a.status = AnnotationStatus::Open;
     a.colour = std::string(annotationStatusColour(AnnotationStatus::Open));
 
-    const Device& device = trace.devices[gap.device.value];
+    const Device& device = trace.devices()[gap.device.value];
     GapOrigin origin;
-    origin.pid = trace.processes[gap.process.value].pid;
+    origin.pid = trace.processes()[gap.process.value].pid;
     origin.deviceId = device.id;
     if (gap.stream)
-        origin.stream = trace.lanes[gap.stream->value].stream;
+        origin.stream = trace.lanes()[gap.stream->value].stream;
     origin.start = gap.start;
     origin.end = gap.end;
     origin.cause = std::string(gapCauseName(gap.cause));

@@ -33,7 +33,6 @@ struct MarkdownReportOptions {
 /// (empty ones marked as not filled in), and per device of the note (annotation_figures.h) a table of
 /// window, busy, idle, utilization, gap count, idle by cause and exposed time; for a note with an after trace,
 /// the before/after table, the verdict and the proposed status (options.measurements).
-/// Precondition: the trace is finalized.
 std::string writeMarkdownReport(
     const Trace& trace, const std::vector<Annotation>& annotations, const MarkdownReportOptions& options);
 

@@ -49,7 +49,7 @@ std::pair<TimeNs, TimeNs> figureOf(
     TimeNs figure = 0;
     TimeNs window = 0;
     for (const DeviceFigures& d : result.devices) {
-        if (!ids.empty() && !ids.contains(trace.devices[d.device.value].id))
+        if (!ids.empty() && !ids.contains(trace.devices()[d.device.value].id))
             continue;
         figure += cause ? d.idleByCause[static_cast<std::size_t>(*cause)] : d.idleNs;
         window += d.spanNs;
@@ -86,9 +86,9 @@ NoteMeasurement measureNoteAgainst(
     std::set<int> ids;
     const bool everyDevice = note.lanes.empty() && !note.gap;
     if (!everyDevice) {
-        for (std::uint32_t d = 0; d < before.devices.size(); ++d) {
+        for (std::uint32_t d = 0; d < before.devices().size(); ++d) {
             if (annotationConcernsDevice(before, note, DeviceIndex { d }))
-                ids.insert(before.devices[d].id);
+                ids.insert(before.devices()[d].id);
         }
     }
     const std::optional<GapCause> cause = note.gap ? causeFromName(note.gap->cause) : std::nullopt;

@@ -42,7 +42,7 @@ struct NoteMeasurement {
 AnalysisOptions noteComparisonOptions(const Trace& before, const AnalysisOptions& base = {});
 
 /// Measures `note` (made on `before`) against `after`, both analyzed with `options` (see
-/// noteComparisonOptions()). Preconditions: both traces are finalized.
+/// noteComparisonOptions()).
 NoteMeasurement measureNoteAgainst(
     const Trace& before, const Trace& after, const Annotation& note, const AnalysisOptions& options);
 

@@ -29,7 +29,7 @@ NotesByFile NotesByFile::openForTraces(const std::vector<std::string>& tracePath
         std::vector<std::string> canonical;
         for (const std::string& path : tracePaths)
             canonical.push_back(canonicalOrSame(path));
-        for (const Process& process : trace->processes) {
+        for (const Process& process : trace->processes()) {
             auto it = std::find(tracePaths.begin(), tracePaths.end(), process.sourceFile);
             std::size_t file = static_cast<std::size_t>(it - tracePaths.begin());
             if (it == tracePaths.end() && !process.sourceFile.empty()) {

@@ -3,6 +3,7 @@
 
 #include "core/io/chrome/chrome_trace_reader.h"
 #include "core/io/chrome/chrome_trace_writer.h"
+#include "core/io/common/finished_trace.h"
 #include "core/io/memory_fit.h"
 #include "core/io/native/native_trace_reader.h"
 #include "core/io/native/native_trace_writer.h"
@@ -97,7 +98,7 @@ IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop)
     return loadTraceFile(path, std::move(stop), ReadFilter {});
 }
 
-IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, const ReadFilter& filter)
+IoResult<TraceBuilder> readTraceFile(const std::string& path, std::stop_token stop, const ReadFilter& filter)
 {
     const Sniffed sniffed = sniffFormat(path);
     // A filtered load is what a trace too large to load whole gets: its size cannot be estimated from the file's.
@@ -114,7 +115,7 @@ IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, con
         ChromeReadOptions options;
         options.stop = std::move(stop);
         options.filter = filter;
-        auto result = ChromeTraceReader::readFile(path, options);
+        auto result = ChromeTraceReader::readUnfinished(path, options);
         if (!result && result.error().file.empty()) {
             IoError error = result.error();
             error.file = path;
@@ -123,22 +124,22 @@ IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, con
         return result;
     }
     case TraceFormat::NativeCapture: {
-        auto capture = NativeTraceReader::readCapture(path, true, std::move(stop), filter);
+        auto capture = NativeTraceReader::readUnfinished(path, std::move(stop), filter);
         if (!capture)
             return capture.error();
         return std::move(capture.value().trace);
     }
     case TraceFormat::NsysSqlite:
-        return NsysSqliteReader::readFile(path);
+        return NsysSqliteReader::readUnfinished(path);
     case TraceFormat::NsysReport: {
         const auto exported = nsysSqliteExportOf(path, NsysExportOptions::fromEnvironment());
         if (!exported)
             return exported.error();
-        auto result = NsysSqliteReader::readFile(exported.value());
+        auto result = NsysSqliteReader::readUnfinished(exported.value());
         if (result) {
-            for (Process& p : result.value().processes)
+            for (Process& p : result.value().processes())
                 p.sourceFile = path;
-            result.value().warnings.insert(result.value().warnings.begin(),
+            result.value().warnings().insert(result.value().warnings().begin(),
                 ImportWarning { path, 0, "read through its SQLite export " + exported.value() });
         }
         return result;
@@ -147,6 +148,11 @@ IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, con
         break;
     }
     return IoError { path, std::nullopt, sniffed.problem };
+}
+
+IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, const ReadFilter& filter)
+{
+    return finishedTrace(readTraceFile(path, std::move(stop), filter));
 }
 
 IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const ReadFilter& filter)
@@ -166,27 +172,18 @@ IoResult<Trace> loadTraceFiles(const std::vector<std::string>& paths, const Load
             return *tooLarge;
     }
     const IoError canceled { {}, std::nullopt, "canceled" };
-    Trace merged;
-    bool appended = false;
+    TraceBuilder merged;
     for (std::size_t i = 0; i < paths.size(); ++i) {
         if (options.stop.stop_requested() || (options.progress && !options.progress(i, paths.size(), paths[i])))
             return canceled;
-        auto loaded = loadTraceFile(paths[i], options.stop, options.filter);
+        auto loaded = readTraceFile(paths[i], options.stop, options.filter);
         if (options.stop.stop_requested())
             return canceled;
         if (!loaded)
             return loaded.error();
-        if (merged.processes.empty() && merged.lanes.empty()) {
-            merged = std::move(loaded.value()); // the first file: no need to re-intern its strings
-        } else {
-            merged.append(std::move(loaded.value()));
-            appended = true;
-        }
+        merged.append(std::move(loaded.value())); // the first is moved in, not re-interned
     }
-    // Each file came finalized; only a merge of several needs it again (18.6 ms on a 4.1 M-event capture).
-    if (appended)
-        merged.finalize();
-    return merged;
+    return std::move(merged).finish(); // once, however many files
 }
 
 IoResult<void> saveTraceFile(const Trace& trace, const std::string& path)

@@ -3,7 +3,7 @@
 
 #include "core/io/common/io_error.h"
 #include "core/io/common/read_filter.h"
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 
 #include <cstddef>
 #include <functional>
@@ -13,7 +13,7 @@
 
 namespace gapscope {
 
-/// Loads any trace format GapScope reads, chosen by content (gzip magic, JSON), finalized.
+/// Loads any trace format GapScope reads, chosen by content (gzip magic, JSON), finished.
 IoResult<Trace> loadTraceFile(const std::string& path);
 /// Like loadTraceFile; a stop request ends the read soon (at the next window of JSON content or chunk of
 /// a capture) with the error "canceled".
@@ -22,6 +22,9 @@ IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop);
 /// whole; the trace's first warning says what was left out). Chrome JSON and native captures only; the memory
 /// check before the read is skipped, as a filtered load's size is not known from the file's.
 IoResult<Trace> loadTraceFile(const std::string& path, std::stop_token stop, const ReadFilter& filter);
+
+/// What loadTraceFile reads, not yet finished: to append to other traces before one TraceBuilder::finish().
+IoResult<TraceBuilder> readTraceFile(const std::string& path, std::stop_token stop = {}, const ReadFilter& filter = {});
 
 /// How loadTraceFiles reads, reports its progress and is stopped.
 struct LoadOptions {

@@ -85,7 +85,7 @@ struct Event {
     ArgsId args = kNoArgs;
     EventKind kind = EventKind::Other;
     CopyKind copyKind = CopyKind::Unknown;
-    /// Nesting depth on CPU lanes (0 = outermost); 0 on GPU lanes. Computed by Trace::finalize().
+    /// Nesting depth on CPU lanes (0 = outermost); 0 on GPU lanes. Computed by TraceBuilder::finish().
     std::uint16_t depth = 0;
 
     TimeNs duration() const { return end - start; }

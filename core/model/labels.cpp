@@ -53,22 +53,22 @@ std::string deviceLabel(const Device& device)
 
 std::string rankedDeviceLabel(const Trace& trace, DeviceIndex index)
 {
-    const Device& device = trace.devices[index.value];
-    const Process& process = trace.processes[device.process.value];
-    if (!process.rank && trace.processes.size() > 1)
+    const Device& device = trace.devices()[index.value];
+    const Process& process = trace.processes()[device.process.value];
+    if (!process.rank && trace.processes().size() > 1)
         return "pid " + std::to_string(process.pid) + " \u00b7 " + deviceLabel(device);
     return rankPrefix(process) + deviceLabel(device);
 }
 
 std::string laneLabel(const Trace& trace, LaneIndex index)
 {
-    const Lane& lane = trace.lanes[index.value];
+    const Lane& lane = trace.lanes()[index.value];
     if (lane.kind == LaneKind::CpuThread)
         return threadLabel(lane);
-    const Device& device = trace.devices[lane.device.value];
-    const Process& process = trace.processes[device.process.value];
+    const Device& device = trace.devices()[lane.device.value];
+    const Process& process = trace.processes()[device.process.value];
     std::string owner = rankPrefix(process);
-    if (!process.rank && trace.processes.size() > 1)
+    if (!process.rank && trace.processes().size() > 1)
         owner = "pid " + std::to_string(process.pid) + " \u00b7 ";
     return owner + "GPU " + std::to_string(device.id) + " " + streamLabel(lane);
 }

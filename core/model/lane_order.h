@@ -5,7 +5,7 @@
 
 namespace gapscope {
 
-/// The order of a lane's events (Lane::events after Trace::finalize(), and what each reader sorts its lanes
+/// The order of a lane's events (Lane::events of a finished Trace, and what each reader sorts its lanes
 /// by): start ascending, then end descending, so that an enclosing event comes before the events it holds.
 inline bool laneOrder(const Event& a, const Event& b)
 {

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,7 +44,7 @@ enum class LaneKind : std::uint8_t {
     GpuStream, // one CUDA stream of one device
 };
 
-/// One lane of the timeline. Events are sorted by (start asc, end desc) after Trace::finalize(),
+/// One lane of the timeline. In a finished Trace, events are sorted by (start asc, end desc),
 /// and `maxEndPrefix[i]` is the largest end among events[0..i]; together they let
 /// visibleRange() find the events overlapping a time range with two binary searches.
 struct Lane {
@@ -65,7 +64,7 @@ struct Lane {
     /// Index range [first, last) that holds every event overlapping [t0, t1): start < t1 and end > t0,
     /// or zero-length with t0 <= start < t1. Events inside the range that a longer earlier event
     /// shadows in maxEndPrefix may not overlap; callers that need exactness check each event.
-    /// Precondition: the trace is finalized.
+    /// Precondition: the lane belongs to a finished Trace.
     std::pair<std::size_t, std::size_t> visibleRange(TimeNs t0, TimeNs t1) const;
 };
 
@@ -80,9 +79,8 @@ struct ImportWarning {
     std::string toString() const;
 };
 
-/// The whole model of one or more loaded trace files.
-class Trace {
-public:
+/// What a trace holds, the same for a trace being built and a finished one (TraceBuilder, Trace).
+struct TraceContent {
     StringTable strings;
     std::vector<Process> processes;
     std::vector<Device> devices;
@@ -95,25 +93,27 @@ public:
     std::uint64_t skippedEvents = 0;
     /// Records the collector reported as dropped (0 for imports).
     std::uint64_t droppedRecords = 0;
+};
 
-    ProcessIndex addProcess(Process process);
-    /// Finds or creates the lane of a host thread.
-    LaneIndex threadLane(ProcessIndex process, std::int64_t tid);
-    /// Finds or creates a device of a process.
-    DeviceIndex device(ProcessIndex process, int deviceId);
-    /// Finds or creates the lane of a stream of a device.
-    LaneIndex streamLane(DeviceIndex device, std::int64_t stream);
-    ArgsId addArgs(std::string_view json);
+/// The whole model of one or more loaded trace files, finished: every lane sorted by laneOrder with depth and
+/// maxEndPrefix, the correlation index built. Only a TraceBuilder makes one (TraceBuilder::finish()), so every
+/// query may rely on that; nothing of its events changes afterwards. A default-constructed Trace is empty.
+class Trace {
+public:
+    const StringTable& strings() const { return m_content.strings; }
+    const std::vector<Process>& processes() const { return m_content.processes; }
+    const std::vector<Device>& devices() const { return m_content.devices; }
+    const std::vector<Lane>& lanes() const { return m_content.lanes; }
+    const ArgsTable& args() const { return m_content.args; }
+    const std::vector<ImportWarning>& warnings() const { return m_content.warnings; }
+    std::uint64_t skippedEvents() const { return m_content.skippedEvents; }
+    std::uint64_t droppedRecords() const { return m_content.droppedRecords; }
 
-    /// Sorts every lane, computes depth and maxEndPrefix, and builds the correlation index.
-    /// Must be called after events are added and before queries.
-    void finalize();
-
-    const Event& event(EventRef ref) const { return lanes[ref.lane.value].events[ref.index]; }
-    std::string_view name(const Event& e) const { return strings.view(e.name); }
+    const Event& event(EventRef ref) const { return m_content.lanes[ref.lane.value].events[ref.index]; }
+    std::string_view name(const Event& e) const { return m_content.strings.view(e.name); }
     std::string_view argsJson(const Event& e) const
     {
-        return e.args == kNoArgs ? std::string_view {} : args[e.args.value];
+        return e.args == kNoArgs ? std::string_view {} : m_content.args[e.args.value];
     }
 
     /// The API call (runtime/driver) that launched a GPU op, by correlation id within the same process.
@@ -122,13 +122,13 @@ public:
         const Event& e = event(gpuOp);
         if (e.correlation == 0)
             return std::nullopt;
-        return m_launches.first(lanes[gpuOp.lane.value].process, e.correlation);
+        return m_launches.first(m_content.lanes[gpuOp.lane.value].process, e.correlation);
     }
     /// The start of the API call that launched a GPU op (launchOf's), nullopt without one: what the gap
     /// analysis asks of every gap, one load from a table by correlation id where ids are dense.
     std::optional<TimeNs> launchStartOf(EventRef gpuOp) const
     {
-        return launchStartOf(lanes[gpuOp.lane.value].process, event(gpuOp).correlation);
+        return launchStartOf(m_content.lanes[gpuOp.lane.value].process, event(gpuOp).correlation);
     }
     /// The same, from the GPU op's process and correlation id (0: none).
     std::optional<TimeNs> launchStartOf(ProcessIndex process, std::uint32_t correlation) const
@@ -172,11 +172,9 @@ public:
     std::optional<std::pair<TimeNs, TimeNs>> timeSpan() const;
     std::size_t eventCount() const;
 
-    /// Appends another trace's processes, devices, lanes and args (ids remapped). Call finalize() after.
-    void append(Trace&& other);
-
 private:
-    static LaneIds finalizeLane(Lane& lane, std::vector<TimeNs>& openEnds);
+    friend class TraceBuilder;
+    TraceContent m_content;
     CorrelationIndex m_launches; // API calls (runtime/driver) with a correlation id
     /// Beside m_launches.slotTable, the start of the call in each slot (kNoLaunchStart for an empty one): the
     /// gap analysis reads these 8 bytes per gap instead of the launch call itself.
@@ -191,9 +189,6 @@ private:
         return offset < part.slotCount ? m_launchStarts.data() + part.firstSlot + offset : nullptr;
     }
     CorrelationIndex m_gpuOps; // GPU-lane events with a correlation id
-    std::map<std::pair<std::uint32_t, std::int64_t>, LaneIndex> m_threadLaneIndex; // (process, tid)
-    std::map<std::pair<std::uint32_t, std::int64_t>, LaneIndex> m_streamLaneIndex; // (device, stream)
-    std::map<std::pair<std::uint32_t, int>, DeviceIndex> m_deviceIndex; // (process, device id)
 };
 
 } // namespace gapscope

@@ -102,7 +102,7 @@ AnalysisOptions summaryAnalysisOptions(AnalysisOptions options)
 RankSummary summarizeProcess(
     const Trace& trace, const AnalysisResult& result, ProcessIndex process, const SummaryOptions& options)
 {
-    const Process& p = trace.processes[process.value];
+    const Process& p = trace.processes()[process.value];
     RankSummary summary;
     summary.source = p.sourceFile;
     summary.pid = p.pid;
@@ -112,15 +112,15 @@ RankSummary summarizeProcess(
     summary.window = result.options.window.kind;
     summary.activity = result.options.activity;
     summary.launchThresholdNs = result.options.launchThresholdNs;
-    summary.skippedEvents = trace.skippedEvents;
+    summary.skippedEvents = trace.skippedEvents();
 
     std::vector<std::uint32_t> deviceIndices;
     for (const DeviceFigures& figures : result.devices) {
         if (figures.process != process)
             continue;
         DeviceSummary d;
-        d.id = trace.devices[figures.device.value].id;
-        d.name = trace.devices[figures.device.value].name;
+        d.id = trace.devices()[figures.device.value].id;
+        d.name = trace.devices()[figures.device.value].name;
         d.windowStart = figures.window.start();
         d.windowEnd = figures.window.end();
         d.spanNs = figures.spanNs;
@@ -158,7 +158,7 @@ RankSummary summarizeProcess(
             continue;
         if (summary.longestGaps.size() == options.longestGaps)
             break;
-        summary.longestGaps.push_back({ trace.devices[gap.device.value].id, gap.start, gap.end, gap.cause,
+        summary.longestGaps.push_back({ trace.devices()[gap.device.value].id, gap.start, gap.end, gap.cause,
             describeGap(trace, gap, result.options.launchThresholdNs) });
     }
     for (const StepStats& steps : result.stepStats) {
@@ -186,7 +186,7 @@ IoResult<std::vector<RankSummary>> summarizeTraceFile(
     const Trace& trace = loaded.value();
     const AnalysisResult result = analyze(trace, summaryAnalysisOptions(analysis));
     std::vector<RankSummary> summaries;
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+    for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
         RankSummary summary = summarizeProcess(trace, result, ProcessIndex { p }, options);
         if (summary.source.empty())
             summary.source = path;

@@ -6,6 +6,7 @@
 // (0.77 device gaps per GPU op on HTA's 5-stream sampled_rank-0, 0.9 on the ResNet-50 sample), most GPU ops
 // are followed by a gap, so the cost per gap matters as much as the cost per event.
 #include "core/analysis/analysis.h"
+#include "core/model/trace_builder.h"
 
 #include <benchmark/benchmark.h>
 
@@ -57,7 +58,7 @@ struct GeneratedTrace {
 std::unique_ptr<GeneratedTrace> generate(std::size_t gpuEvents)
 {
     auto out = std::make_unique<GeneratedTrace>();
-    Trace& trace = out->trace;
+    TraceBuilder trace;
     Random random(42);
     Process process;
     process.pid = 4242;
@@ -68,24 +69,24 @@ std::unique_ptr<GeneratedTrace> generate(std::size_t gpuEvents)
     std::array<LaneIndex, kThreads> threads;
     for (int s = 0; s < kStreams; ++s) {
         streams[s] = trace.streamLane(device, 7 + s);
-        trace.lanes[streams[s].value].events.reserve(gpuEvents / kStreams + 1);
+        trace.lanes()[streams[s].value].events.reserve(gpuEvents / kStreams + 1);
     }
     for (int t = 0; t < kThreads; ++t) {
         threads[t] = trace.threadLane(p, 100 + t);
-        trace.lanes[threads[t].value].events.reserve(gpuEvents / kThreads + 16);
+        trace.lanes()[threads[t].value].events.reserve(gpuEvents / kThreads + 16);
     }
     std::array<StringId, 16> kernelNames;
     for (std::size_t k = 0; k < kernelNames.size(); ++k)
         kernelNames[k]
-            = trace.strings.intern("void kernel_" + std::to_string(k) + "<float, 128>(float const*, float*, int)");
+            = trace.strings().intern("void kernel_" + std::to_string(k) + "<float, 128>(float const*, float*, int)");
     const StringId nccl
-        = trace.strings.intern("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
-    const StringId memcpy = trace.strings.intern("Memcpy HtoD (Pinned -> Device)");
-    const StringId memset = trace.strings.intern("Memset (Device)");
-    const StringId launchKernel = trace.strings.intern("cudaLaunchKernel");
-    const StringId memcpyAsync = trace.strings.intern("cudaMemcpyAsync");
-    const StringId memsetAsync = trace.strings.intern("cudaMemsetAsync");
-    const StringId streamSync = trace.strings.intern("cudaStreamSynchronize");
+        = trace.strings().intern("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
+    const StringId memcpy = trace.strings().intern("Memcpy HtoD (Pinned -> Device)");
+    const StringId memset = trace.strings().intern("Memset (Device)");
+    const StringId launchKernel = trace.strings().intern("cudaLaunchKernel");
+    const StringId memcpyAsync = trace.strings().intern("cudaMemcpyAsync");
+    const StringId memsetAsync = trace.strings().intern("cudaMemsetAsync");
+    const StringId streamSync = trace.strings().intern("cudaStreamSynchronize");
 
     // Most work goes to one compute stream, as in real training traces (that is why real traces have about
     // one device gap per GPU op); auxiliary compute streams overlap it now and then; one stream carries NCCL,
@@ -113,7 +114,7 @@ std::unique_ptr<GeneratedTrace> generate(std::size_t gpuEvents)
             sync.end = std::max(cpu[t], streamEnd[s]) + 5 * kUs;
             sync.kind = EventKind::RuntimeApi;
             sync.name = streamSync;
-            trace.lanes[threads[t].value].events.push_back(sync);
+            trace.lanes()[threads[t].value].events.push_back(sync);
             cpu[t] = sync.end + kUs;
             ++out->syncCalls;
         }
@@ -156,10 +157,10 @@ std::unique_ptr<GeneratedTrace> generate(std::size_t gpuEvents)
         op.end = op.start + duration;
         op.correlation = correlation;
         streamEnd[s] = op.end;
-        trace.lanes[streams[s].value].events.push_back(op);
-        trace.lanes[threads[t].value].events.push_back(launch);
+        trace.lanes()[streams[s].value].events.push_back(op);
+        trace.lanes()[threads[t].value].events.push_back(launch);
     }
-    trace.finalize();
+    out->trace = std::move(trace).finish();
     out->gpuEvents = gpuEvents;
     return out;
 }
@@ -272,7 +273,7 @@ void BM_GpuEventReadFloor(benchmark::State& state)
     const GeneratedTrace& g = generated(static_cast<std::size_t>(state.range(0)));
     for (auto _ : state) {
         TimeNs sum = 0;
-        for (const Lane& lane : g.trace.lanes) {
+        for (const Lane& lane : g.trace.lanes()) {
             if (lane.kind != LaneKind::GpuStream)
                 continue;
             for (const Event& e : lane.events)

@@ -3,6 +3,7 @@
 // args, so the output has the event mix (X events, flow pairs) of a real PyTorch trace.
 #include "core/io/chrome/chrome_trace_writer.h"
 #include "core/io/common/gzip_writer.h"
+#include "core/model/trace_builder.h"
 
 #include <benchmark/benchmark.h>
 
@@ -32,15 +33,15 @@ protected:
 
 Trace makeTrace(std::size_t launches)
 {
-    Trace trace;
+    TraceBuilder trace;
     Process process;
     process.pid = 1000;
     process.name = "python";
     const ProcessIndex p = trace.addProcess(process);
     const LaneIndex thread = trace.threadLane(p, 1000);
     const LaneIndex stream = trace.streamLane(trace.device(p, 0), 7);
-    const StringId launch = trace.strings.intern("cudaLaunchKernel");
-    const StringId kernel = trace.strings.intern(
+    const StringId launch = trace.strings().intern("cudaLaunchKernel");
+    const StringId kernel = trace.strings().intern(
         "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
         "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)");
     for (std::size_t i = 0; i < launches; ++i) {
@@ -54,7 +55,7 @@ Trace makeTrace(std::size_t launches)
         api.correlation = corr;
         api.args = trace.addArgs("{\"External id\": " + std::to_string(i)
             + ", \"cbid\": 211, \"correlation\": " + std::to_string(corr) + "}");
-        trace.lanes[thread.value].events.push_back(api);
+        trace.lanes()[thread.value].events.push_back(api);
         Event k;
         k.kind = EventKind::Kernel;
         k.name = kernel;
@@ -66,10 +67,9 @@ Trace makeTrace(std::size_t launches)
             + ", \"registers per thread\": 16, \"shared memory\": 0, \"blocks per SM\": 12.5, "
               "\"warps per SM\": 50.0, \"grid\": [1024, 1, 1], \"block\": [128, 1, 1], "
               "\"est. achieved occupancy %\": 100}");
-        trace.lanes[stream.value].events.push_back(k);
+        trace.lanes()[stream.value].events.push_back(k);
     }
-    trace.finalize();
-    return trace;
+    return std::move(trace).finish();
 }
 
 void BM_WriteChromeJson(benchmark::State& state)

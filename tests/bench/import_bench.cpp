@@ -71,9 +71,9 @@ private:
         }
         const Trace& trace = result.value();
         std::size_t kernels = 0, linked = 0;
-        for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-            for (std::uint32_t i = 0; i < trace.lanes[l].events.size(); ++i) {
-                if (trace.lanes[l].events[i].kind != EventKind::Kernel)
+        for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+            for (std::uint32_t i = 0; i < trace.lanes()[l].events.size(); ++i) {
+                if (trace.lanes()[l].events[i].kind != EventKind::Kernel)
                     continue;
                 ++kernels;
                 linked += trace.launchOf({ LaneIndex { l }, i }).has_value();
@@ -81,7 +81,7 @@ private:
         }
         const bench::KinetoTraceStats& s = file.stats;
         const std::size_t expected = s.cpuOps + s.runtimeCalls + s.gpuEvents + s.userAnnotations;
-        if (trace.eventCount() != expected || kernels != s.kernels || linked != s.kernels || trace.skippedEvents) {
+        if (trace.eventCount() != expected || kernels != s.kernels || linked != s.kernels || trace.skippedEvents()) {
             std::fprintf(stderr, "import of %s: %zu events (expected %zu), %zu kernels (%zu linked, expected %zu)\n",
                 file.path.c_str(), trace.eventCount(), expected, kernels, linked, s.kernels);
             std::abort();
@@ -176,7 +176,7 @@ void measureImportMemory(benchmark::State& state, const std::string& path, bool 
         const Trace& trace = result.value();
 
         std::uint64_t gpuEvents = 0, events = 0, laneBytes = 0, gpuLaneBytes = 0;
-        for (const Lane& lane : trace.lanes) {
+        for (const Lane& lane : trace.lanes()) {
             const std::uint64_t bytes
                 = lane.events.capacity() * sizeof(Event) + lane.maxEndPrefix.capacity() * sizeof(TimeNs);
             laneBytes += bytes;
@@ -189,10 +189,10 @@ void measureImportMemory(benchmark::State& state, const std::string& path, bool 
         // The correlation index: a table slot per id where ids are dense, a 12-byte entry where not.
         const auto [launchIndexBytes, gpuIndexBytes] = trace.correlationIndexBytes();
         const std::uint64_t modelBytes = laneBytes + launchIndexBytes + gpuIndexBytes;
-        const std::uint64_t argsBytes = trace.args.memoryBytes();
+        const std::uint64_t argsBytes = trace.args().memoryBytes();
         std::uint64_t stringBytes = 0;
-        for (std::size_t i = 0; i < trace.strings.size(); ++i)
-            stringBytes += trace.strings.view(StringId { static_cast<std::uint32_t>(i) }).size() + 32 + 16 + 32;
+        for (std::size_t i = 0; i < trace.strings().size(); ++i)
+            stringBytes += trace.strings().view(StringId { static_cast<std::uint32_t>(i) }).size() + 32 + 16 + 32;
 
         state.counters["events"] = static_cast<double>(events);
         state.counters["gpu_events"] = static_cast<double>(gpuEvents);

@@ -4,6 +4,7 @@
 // 16 streams: half the kernels on the busiest stream, the rest spread over the other 15, each stream's kernels
 // back to back with short gaps, so that the other streams' events come between the busiest's all the time.
 #include "core/analysis/analysis.h"
+#include "core/model/trace_builder.h"
 
 #include <benchmark/benchmark.h>
 
@@ -18,7 +19,7 @@ constexpr int kStreams = 16;
 
 std::unique_ptr<Trace> generate(std::size_t gpuEvents)
 {
-    auto trace = std::make_unique<Trace>();
+    auto trace = std::make_unique<TraceBuilder>();
     Process process;
     process.pid = 4243;
     const ProcessIndex p = trace->addProcess(process);
@@ -26,7 +27,7 @@ std::unique_ptr<Trace> generate(std::size_t gpuEvents)
     std::array<LaneIndex, kStreams> streams;
     for (int s = 0; s < kStreams; ++s)
         streams[s] = trace->streamLane(device, 7 + s);
-    const StringId kernel = trace->strings.intern("void gemm_kernel<float, 128>(float const*, float*, int)");
+    const StringId kernel = trace->strings().intern("void gemm_kernel<float, 128>(float const*, float*, int)");
     std::array<TimeNs, kStreams> streamEnd {};
     std::uint64_t state = 0x9E3779B97F4A7C15ull;
     const auto next = [&] {
@@ -46,10 +47,9 @@ std::unique_ptr<Trace> generate(std::size_t gpuEvents)
         op.start = streamEnd[s] + static_cast<TimeNs>(next() % 2'000) * scale;
         op.end = op.start + static_cast<TimeNs>(1'000 + next() % 6'000) * scale;
         streamEnd[s] = op.end;
-        trace->lanes[streams[s].value].events.push_back(op);
+        trace->lanes()[streams[s].value].events.push_back(op);
     }
-    trace->finalize();
-    return trace;
+    return std::make_unique<Trace>(std::move(*trace).finish());
 }
 
 void BM_IdleGapAnalysisManyStreams(benchmark::State& state)

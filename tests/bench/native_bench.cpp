@@ -27,7 +27,7 @@ constexpr std::uint32_t kLaunchesPerRange = 16;
 
 Trace syntheticRecording()
 {
-    Trace trace;
+    TraceBuilder trace;
     Process process;
     process.pid = 4242;
     process.name = "train.py";
@@ -42,9 +42,9 @@ Trace syntheticRecording()
     std::vector<StringId> kernelNames;
     for (int i = 0; i < 64; ++i)
         kernelNames.push_back(
-            trace.strings.intern("void gemm_kernel_" + std::to_string(i) + "<float, 128, 64>(float*)"));
-    const StringId launchName = trace.strings.intern("cudaLaunchKernel");
-    const StringId rangeName = trace.strings.intern("forward");
+            trace.strings().intern("void gemm_kernel_" + std::to_string(i) + "<float, 128, 64>(float*)"));
+    const StringId launchName = trace.strings().intern("cudaLaunchKernel");
+    const StringId rangeName = trace.strings().intern("forward");
     std::vector<TimeNs> threadClock(kThreads, 1'000'000);
     std::vector<TimeNs> streamClock(kStreams, 1'000'000);
     std::vector<TimeNs> rangeStart(kThreads, 0);
@@ -60,7 +60,7 @@ Trace syntheticRecording()
         launch.name = launchName;
         launch.kind = EventKind::RuntimeApi;
         launch.correlation = i + 1;
-        trace.lanes[threads[t].value].events.push_back(launch);
+        trace.lanes()[threads[t].value].events.push_back(launch);
         threadClock[t] = launch.end + 1'000;
         Event kernel;
         kernel.start = std::max(streamClock[s], launch.start + 5'000);
@@ -68,7 +68,7 @@ Trace syntheticRecording()
         kernel.name = kernelNames[i % kernelNames.size()];
         kernel.kind = EventKind::Kernel;
         kernel.correlation = i + 1;
-        trace.lanes[streams[s].value].events.push_back(kernel);
+        trace.lanes()[streams[s].value].events.push_back(kernel);
         streamClock[s] = kernel.end + 500;
         if (nth % kLaunchesPerRange == kLaunchesPerRange - 1) {
             Event range;
@@ -76,11 +76,10 @@ Trace syntheticRecording()
             range.end = threadClock[t];
             range.name = rangeName;
             range.kind = EventKind::NvtxRange;
-            trace.lanes[threads[t].value].events.push_back(range);
+            trace.lanes()[threads[t].value].events.push_back(range);
         }
     }
-    trace.finalize();
-    return trace;
+    return std::move(trace).finish();
 }
 
 struct BenchFile {
@@ -122,7 +121,7 @@ std::uint64_t residentBytes()
     return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
-/// The whole load: read, build lanes, finalize (sort check, depths, correlation index).
+/// The whole load: read, build lanes, finish (sort check, depths, correlation index).
 void BM_LoadNativeTrace(benchmark::State& state)
 {
     const BenchFile& file = benchFile();
@@ -137,7 +136,7 @@ void BM_LoadNativeTrace(benchmark::State& state)
         }
         events = loaded.value().eventCount();
         resident = residentBytes() - before;
-        benchmark::DoNotOptimize(loaded.value().lanes.data());
+        benchmark::DoNotOptimize(loaded.value().lanes().data());
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * events));
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file.bytes));
@@ -146,27 +145,29 @@ void BM_LoadNativeTrace(benchmark::State& state)
 }
 BENCHMARK(BM_LoadNativeTrace)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
-/// Parsing alone: read the file and build the lanes, without Trace::finalize().
+/// Parsing alone: read the file and build the lanes, without TraceBuilder::finish().
 void BM_ParseNativeTrace(benchmark::State& state)
 {
     const BenchFile& file = benchFile();
     std::size_t events = 0;
     for (auto _ : state) {
-        auto loaded = NativeTraceReader::readCapture(file.path, /*finalize=*/false);
+        auto loaded = NativeTraceReader::readUnfinished(file.path);
         if (!loaded) {
             state.SkipWithError(loaded.error().toString().c_str());
             return;
         }
-        events = loaded.value().trace.eventCount();
-        benchmark::DoNotOptimize(loaded.value().trace.lanes.data());
+        events = 0;
+        for (const Lane& lane : loaded.value().trace.lanes())
+            events += lane.events.size();
+        benchmark::DoNotOptimize(loaded.value().trace.lanes().data());
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * events));
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file.bytes));
 }
 BENCHMARK(BM_ParseNativeTrace)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
-/// Finalize alone, on the loaded trace (lanes already sorted): the share of the load the model costs.
-void BM_FinalizeLoadedNativeTrace(benchmark::State& state)
+/// Finishing alone, on the loaded trace reopened (lanes already sorted): the share of the load the model costs.
+void BM_FinishLoadedNativeTrace(benchmark::State& state)
 {
     auto loaded = NativeTraceReader::readFile(benchFile().path);
     if (!loaded) {
@@ -175,10 +176,10 @@ void BM_FinalizeLoadedNativeTrace(benchmark::State& state)
     }
     Trace& trace = loaded.value();
     for (auto _ : state)
-        trace.finalize();
+        trace = TraceBuilder(std::move(trace)).finish();
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace.eventCount()));
 }
-BENCHMARK(BM_FinalizeLoadedNativeTrace)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_FinishLoadedNativeTrace)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 void BM_WriteNativeTrace(benchmark::State& state)
 {

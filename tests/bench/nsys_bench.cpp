@@ -181,7 +181,7 @@ void importNsys(benchmark::State& state, bool keepArgs, unsigned threads)
             return;
         }
         events = loaded.value().eventCount();
-        benchmark::DoNotOptimize(loaded.value().lanes.data());
+        benchmark::DoNotOptimize(loaded.value().lanes().data());
     }
     if (events != 2 * static_cast<std::size_t>(kGpuOps)) {
         state.SkipWithError("the import did not give 2 M kernels and 2 M launch calls");
@@ -196,7 +196,7 @@ void importNsys(benchmark::State& state, bool keepArgs, unsigned threads)
 }
 
 /// The whole import of 2 M kernels and their 2 M launch calls: open, read each table (on up to 4 threads), merge
-/// the threads' shares, finalize.
+/// the threads' shares, finish.
 void BM_ImportNsysSqlite(benchmark::State& state)
 {
     importNsys(state, true, 0);

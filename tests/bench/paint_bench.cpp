@@ -62,7 +62,7 @@ const Fixture& fixture()
         AnalysisOptions options;
         options.streamGaps = false;
         fx.analysis = makeAnalysisSnapshot(*fx.trace, analyze(*fx.trace, options));
-        std::vector<int> depths(fx.trace->lanes.size());
+        std::vector<int> depths(fx.trace->lanes().size());
         for (std::uint32_t l = 0; l < depths.size(); ++l)
             depths[l] = fx.index->depthCount(LaneIndex { l });
         fx.layout = LaneLayout::build(*fx.trace, depths, {});
@@ -114,7 +114,7 @@ void BM_PaintTimeline(benchmark::State& state)
         frameCpuMs.push_back(threadCpuMs() - cpuBegin);
         state.SetIterationTime(ms / 1000.0);
     }
-    for (std::uint32_t l = 0; l < f.trace->lanes.size(); ++l)
+    for (std::uint32_t l = 0; l < f.trace->lanes().size(); ++l)
         items += cache.lane(*f.trace, *f.index, LaneIndex { l }).items.size();
     state.counters["p50_ms"] = percentile(frameMs, 0.50);
     state.counters["p99_ms"] = percentile(frameMs, 0.99);

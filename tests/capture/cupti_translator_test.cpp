@@ -191,12 +191,12 @@ std::vector<std::string> laneNames(const Trace& trace, const Lane& lane)
 
 const Lane* lane(const Trace& trace, LaneKind kind, std::int64_t id, int device = -1)
 {
-    for (const Lane& l : trace.lanes) {
+    for (const Lane& l : trace.lanes()) {
         if (l.kind != kind)
             continue;
         if (kind == LaneKind::CpuThread && l.tid == id)
             return &l;
-        if (kind == LaneKind::GpuStream && l.stream == id && trace.devices[l.device.value].id == device)
+        if (kind == LaneKind::GpuStream && l.stream == id && trace.devices()[l.device.value].id == device)
             return &l;
     }
     return nullptr;
@@ -215,7 +215,7 @@ TEST(CuptiTranslatorTest, EveryRecordedKindBecomesTheRightEvent)
     EXPECT_EQ(t.counters.truncatedBytes, 0u);
     EXPECT_EQ(t.counters.skippedRecords, 1u);
     EXPECT_EQ(t.counters.unknownRecords, 1u);
-    EXPECT_EQ(trace.skippedEvents, 1u);
+    EXPECT_EQ(trace.skippedEvents(), 1u);
     EXPECT_EQ(trace.eventCount(), 11u);
 
     const Lane* thread = lane(trace, LaneKind::CpuThread, kThread);
@@ -279,15 +279,15 @@ TEST(CuptiTranslatorTest, EveryRecordedKindBecomesTheRightEvent)
     EXPECT_EQ(trace.name(collector->events[0]), "CUPTI buffer flush");
     EXPECT_EQ(trace.argsJson(collector->events[0]), R"({"thread":31337})");
 
-    ASSERT_EQ(trace.devices.size(), 1u);
-    EXPECT_EQ(trace.devices[0].id, 1);
-    EXPECT_EQ(trace.devices[0].name, "NVIDIA H200");
-    EXPECT_NE(trace.devices[0].propertiesJson.find(R"("numSms":132)"), std::string::npos);
-    EXPECT_NE(trace.devices[0].propertiesJson.find(R"("computeMajor":9)"), std::string::npos);
+    ASSERT_EQ(trace.devices().size(), 1u);
+    EXPECT_EQ(trace.devices()[0].id, 1);
+    EXPECT_EQ(trace.devices()[0].name, "NVIDIA H200");
+    EXPECT_NE(trace.devices()[0].propertiesJson.find(R"("numSms":132)"), std::string::npos);
+    EXPECT_NE(trace.devices()[0].propertiesJson.find(R"("computeMajor":9)"), std::string::npos);
 
     // Correlation ties the GPU work to the calls that launched it.
     const auto refOf = [&](const Lane* l, std::uint32_t index) {
-        return EventRef { LaneIndex { static_cast<std::uint32_t>(l - trace.lanes.data()) }, index };
+        return EventRef { LaneIndex { static_cast<std::uint32_t>(l - trace.lanes().data()) }, index };
     };
     const auto launch = trace.launchOf(refOf(stream7, 0));
     ASSERT_TRUE(launch);
@@ -335,7 +335,7 @@ TEST(CuptiTranslatorTest, ZeroAndBackwardTimestampsAreSkippedAndCounted)
     kept.end = 10;
     Translated t = translate(buffer, buffer.size());
     EXPECT_EQ(t.counters.skippedRecords, 3u);
-    EXPECT_EQ(t.trace.skippedEvents, 3u);
+    EXPECT_EQ(t.trace.skippedEvents(), 3u);
     EXPECT_EQ(t.trace.eventCount(), 1u);
 }
 
@@ -375,7 +375,7 @@ TEST(CuptiTranslatorTest, MemsetLinksToTheRuntimeCallAroundItsDriverCall)
     EXPECT_EQ(stream->events[0].correlation, 21u);
     EXPECT_EQ(stream->events[1].correlation, 30u);
     const auto launch
-        = trace.launchOf(EventRef { LaneIndex { static_cast<std::uint32_t>(stream - trace.lanes.data()) }, 0 });
+        = trace.launchOf(EventRef { LaneIndex { static_cast<std::uint32_t>(stream - trace.lanes().data()) }, 0 });
     ASSERT_TRUE(launch);
     EXPECT_EQ(trace.name(trace.event(*launch)), "cudaMemsetAsync");
 }

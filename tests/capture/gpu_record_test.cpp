@@ -63,7 +63,7 @@ std::string launchingCall(const Trace& trace, EventRef op)
     const Event& call = trace.event(*launch);
     if (call.kind != EventKind::DriverApi)
         return std::string(trace.name(call));
-    for (const Event& e : trace.lanes[launch->lane.value].events) {
+    for (const Event& e : trace.lanes()[launch->lane.value].events) {
         if (e.kind == EventKind::RuntimeApi && e.start <= call.start && e.end >= call.end)
             return std::string(trace.name(e));
     }
@@ -125,8 +125,8 @@ TEST_F(GpuRecordTest, ShapeHasTheKindsCountsStreamsAndCorrelationsOfTheClient)
     int memsets = 0;
     int kernelsWithoutLaunch = 0;
     std::map<std::string, int> syncs;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         if (lane.kind != LaneKind::GpuStream)
             continue;
         for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
@@ -176,8 +176,8 @@ TEST_F(GpuRecordTest, ShapeHasTheKindsCountsStreamsAndCorrelationsOfTheClient)
                                    "13.0 Update 1 or newer for the GPU checks";
     EXPECT_GE(syncs["Context Sync"], 4);
     EXPECT_EQ(r.summary.eventsByKind[static_cast<int>(EventKind::NvtxRange)], 6u);
-    ASSERT_EQ(trace.devices.size(), 1u);
-    EXPECT_FALSE(trace.devices[0].name.empty());
+    ASSERT_EQ(trace.devices().size(), 1u);
+    EXPECT_FALSE(trace.devices()[0].name.empty());
 }
 
 TEST_F(GpuRecordTest, GapCausesAreTheOnesTheClientWasBuiltToHave)
@@ -220,8 +220,8 @@ TEST_F(GpuRecordTest, WithoutDriverRecordsGpuOpsStillLinkToTheRuntimeCalls)
     ASSERT_EQ(r.exit.exitCode, 0);
     EXPECT_EQ(r.summary.eventsByKind[static_cast<int>(EventKind::DriverApi)], 0u);
     std::map<std::string, int> calls; // "kind <- call"
-    for (std::uint32_t l = 0; l < r.trace.lanes.size(); ++l) {
-        const Lane& lane = r.trace.lanes[l];
+    for (std::uint32_t l = 0; l < r.trace.lanes().size(); ++l) {
+        const Lane& lane = r.trace.lanes()[l];
         if (lane.kind != LaneKind::GpuStream)
             continue;
         for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
@@ -240,8 +240,8 @@ TEST_F(GpuRecordTest, GraphLaunchesAreRecordedKernelByKernel)
     const RecordResult r = record(kAllRecordKinds, { "graph" });
     ASSERT_EQ(r.exit.exitCode, 0);
     std::map<std::string, int> calls;
-    for (std::uint32_t l = 0; l < r.trace.lanes.size(); ++l) {
-        const Lane& lane = r.trace.lanes[l];
+    for (std::uint32_t l = 0; l < r.trace.lanes().size(); ++l) {
+        const Lane& lane = r.trace.lanes()[l];
         for (std::uint32_t i = 0; lane.kind == LaneKind::GpuStream && i < lane.events.size(); ++i) {
             if (lane.events[i].kind == EventKind::Kernel)
                 ++calls[launchingCall(r.trace, { LaneIndex { l }, i })];
@@ -256,7 +256,7 @@ TEST_F(GpuRecordTest, TwoHostThreadsGetALaneEachWithTheirLaunches)
     ASSERT_EQ(r.exit.exitCode, 0);
     std::vector<int> launchesPerThread;
     std::vector<int> kernelsPerStream;
-    for (const Lane& lane : r.trace.lanes) {
+    for (const Lane& lane : r.trace.lanes()) {
         int launches = 0;
         int kernels = 0;
         for (const Event& e : lane.events) {
@@ -278,9 +278,9 @@ TEST_F(GpuRecordTest, AForkedChildRecordsItsOwnCudaActivity)
     ASSERT_EQ(r.exit.exitCode, 0);
     ASSERT_EQ(r.summary.processes.size(), 2u);
     std::map<std::int64_t, int> kernelsPerPid;
-    for (const Lane& lane : r.trace.lanes) {
+    for (const Lane& lane : r.trace.lanes()) {
         for (const Event& e : lane.events)
-            kernelsPerPid[r.trace.processes[lane.process.value].pid] += e.kind == EventKind::Kernel;
+            kernelsPerPid[r.trace.processes()[lane.process.value].pid] += e.kind == EventKind::Kernel;
     }
     for (const RecordedProcess& p : r.summary.processes) {
         EXPECT_EQ(p.cuptiActive, true) << p.pid << ": " << p.cuptiDetail;

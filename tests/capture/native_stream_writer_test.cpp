@@ -67,11 +67,11 @@ TEST(NativeStreamWriterTest, ConcurrentThreadsAndFlushesLoseNothing)
     ASSERT_TRUE(capture) << capture.error().toString();
     const Trace& trace = capture.value().trace;
     EXPECT_TRUE(capture.value().info.closedCleanly);
-    EXPECT_TRUE(trace.warnings.empty());
-    ASSERT_EQ(trace.processes.size(), 1u);
-    EXPECT_EQ(trace.processes[0].pid, 77);
-    ASSERT_EQ(trace.lanes.size(), std::size_t(kThreads));
-    for (const Lane& lane : trace.lanes) {
+    EXPECT_TRUE(trace.warnings().empty());
+    ASSERT_EQ(trace.processes().size(), 1u);
+    EXPECT_EQ(trace.processes()[0].pid, 77);
+    ASSERT_EQ(trace.lanes().size(), std::size_t(kThreads));
+    for (const Lane& lane : trace.lanes()) {
         ASSERT_EQ(lane.events.size(), std::size_t(kPerThread));
         EXPECT_EQ(trace.name(lane.events.front()), "thread " + std::to_string(lane.tid - 100));
         for (int i = 0; i < kPerThread; ++i)
@@ -94,9 +94,9 @@ TEST(NativeStreamWriterTest, WindowDropsEventsOutsideIt)
     writer.close(300);
     auto trace = NativeTraceReader::readFile(dir.file("w.gapscope"));
     ASSERT_TRUE(trace);
-    ASSERT_EQ(trace.value().lanes.size(), 1u);
+    ASSERT_EQ(trace.value().lanes().size(), 1u);
     std::vector<TimeNs> starts;
-    for (const Event& e : trace.value().lanes[0].events)
+    for (const Event& e : trace.value().lanes()[0].events)
         starts.push_back(e.start);
     EXPECT_EQ(starts, (std::vector<TimeNs> { 50, 150, 199 }));
 }
@@ -144,11 +144,11 @@ TEST(NativeStreamWriterTest, FileWithoutEndLoadsUpToItsLastFlushWithAWarning)
     const Trace& trace = capture.value().trace;
     EXPECT_FALSE(capture.value().info.closedCleanly);
     EXPECT_EQ(trace.eventCount(), 2u);
-    EXPECT_EQ(trace.droppedRecords, 4u);
-    EXPECT_EQ(trace.skippedEvents, 1u);
-    EXPECT_EQ(trace.processes[0].rank, 0);
-    ASSERT_EQ(trace.warnings.size(), 1u);
-    EXPECT_NE(trace.warnings[0].message.find("not closed cleanly"), std::string::npos);
+    EXPECT_EQ(trace.droppedRecords(), 4u);
+    EXPECT_EQ(trace.skippedEvents(), 1u);
+    EXPECT_EQ(trace.processes()[0].rank, 0);
+    ASSERT_EQ(trace.warnings().size(), 1u);
+    EXPECT_NE(trace.warnings()[0].message.find("not closed cleanly"), std::string::npos);
 }
 
 TEST(NativeStreamWriterTest, StringsAreInternedOncePerFile)

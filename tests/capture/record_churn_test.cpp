@@ -24,7 +24,7 @@ using test::namesOf;
 std::map<std::string, std::vector<std::string>> threadLanesOf(const Trace& trace, ProcessIndex process)
 {
     std::map<std::string, std::vector<std::string>> lanes;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.kind == LaneKind::CpuThread && lane.process == process && !lane.events.empty()
             && lane.name != native::kCollectorLaneName)
             lanes[lane.name] = namesOf(trace, lane);
@@ -81,12 +81,12 @@ TEST_P(RecordChurnTest, EveryThreadAndForkedChildIsRecordedWithoutASanitizerRepo
         EXPECT_EQ(r.exit.signal, c.signal) << observer.err;
 
     const Trace& trace = r.trace;
-    ASSERT_EQ(trace.processes.size(), 3u); // the client and its two forked children
+    ASSERT_EQ(trace.processes().size(), 3u); // the client and its two forked children
     std::vector<std::map<std::string, std::vector<std::string>>> children;
     bool sawParent = false;
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+    for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
         const auto lanes = threadLanesOf(trace, ProcessIndex { p });
-        if (trace.processes[p].pid == parentPid) {
+        if (trace.processes()[p].pid == parentPid) {
             sawParent = true;
             EXPECT_EQ(lanes, expectedParentLanes());
         } else {

@@ -29,9 +29,9 @@ using test::threadNamed;
 /// Checks the whole shape nvtx_client.cpp promises.
 void expectNvtxClientShape(const Trace& trace)
 {
-    ASSERT_EQ(trace.processes.size(), 1u);
+    ASSERT_EQ(trace.processes().size(), 1u);
     const ProcessIndex process { 0 };
-    EXPECT_EQ(trace.processes[0].name, "gapscope_nvtx_client");
+    EXPECT_EQ(trace.processes()[0].name, "gapscope_nvtx_client");
 
     const Lane* main = threadNamed(trace, process, "nvtx-main");
     const Lane* a = threadNamed(trace, process, "worker-a");
@@ -39,7 +39,7 @@ void expectNvtxClientShape(const Trace& trace)
     ASSERT_NE(main, nullptr);
     ASSERT_NE(a, nullptr);
     ASSERT_NE(b, nullptr);
-    EXPECT_EQ(main->tid, trace.processes[0].pid); // the main thread's tid is the pid
+    EXPECT_EQ(main->tid, trace.processes()[0].pid); // the main thread's tid is the pid
     EXPECT_NE(a->tid, b->tid);
 
     EXPECT_EQ(
@@ -69,7 +69,7 @@ void expectNvtxClientShape(const Trace& trace)
 
     // Nothing else on the program's threads: only the collector's own lane besides them.
     std::size_t nvtxEvents = 0;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             if (e.kind == EventKind::NvtxRange || e.kind == EventKind::NvtxMark)
                 ++nvtxEvents;
@@ -90,7 +90,7 @@ TEST(RecordNvtxTest, LauncherRecordsTheClientsRangesThreadsAndMarks)
     const RecordResult& r = result.value();
     EXPECT_EQ(r.exit.exitCode, 0);
     expectNvtxClientShape(r.trace);
-    EXPECT_TRUE(r.trace.warnings.empty());
+    EXPECT_TRUE(r.trace.warnings().empty());
 
     ASSERT_EQ(r.summary.processes.size(), 1u);
     EXPECT_TRUE(r.summary.processes[0].closedCleanly);

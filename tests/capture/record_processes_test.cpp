@@ -53,13 +53,13 @@ TEST_P(RecordCrashTest, LeavesATraceThatLoadsUpToTheLastFlushAndSaysWhatHappened
         EXPECT_EQ(r.exit.exitCode, c.exitCode);
     }
     const Trace& trace = r.trace;
-    ASSERT_EQ(trace.processes.size(), 1u);
+    ASSERT_EQ(trace.processes().size(), 1u);
     // Flushed before the end: both ranges and the mark, in order. The range opened just before it
     // is lost; of the `exit` burst, whatever the last flushes wrote, none of it twice.
     std::vector<std::string> nvtx;
     std::size_t burst = 0;
     TimeNs lastBurstStart = 0;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             if (e.kind != EventKind::NvtxRange && e.kind != EventKind::NvtxMark)
                 continue;
@@ -77,9 +77,9 @@ TEST_P(RecordCrashTest, LeavesATraceThatLoadsUpToTheLastFlushAndSaysWhatHappened
     // A warning says the file ends early: "not closed cleanly" when it ends at a chunk boundary, or, when the
     // process died in the middle of writing a chunk (likely for `exit` under load), "cut off inside a chunk"
     // with what was loaded (the reader gives one reason per file, core/io/native/native_trace_reader.cpp).
-    ASSERT_GE(trace.warnings.size(), 1u);
+    ASSERT_GE(trace.warnings().size(), 1u);
     std::string warnings;
-    for (const ImportWarning& w : trace.warnings)
+    for (const ImportWarning& w : trace.warnings())
         warnings += w.message + "\n";
     EXPECT_TRUE(warnings.find("not closed cleanly") != std::string::npos
         || warnings.find("the file is cut off inside a chunk: loaded the ") != std::string::npos)
@@ -123,16 +123,16 @@ TEST_P(RecordSpawnTest, BothProcessesAreInTheTrace)
     ASSERT_TRUE(result) << result.error().toString();
     const Trace& trace = result.value().trace;
     EXPECT_EQ(result.value().exit.exitCode, 0);
-    ASSERT_EQ(trace.processes.size(), 2u);
+    ASSERT_EQ(trace.processes().size(), 2u);
     // Processes are ordered by pid (no ranks): the parent, started first, has the smaller pid here.
-    const ProcessIndex parent { trace.processes[0].pid == parentPid ? 0u : 1u };
+    const ProcessIndex parent { trace.processes()[0].pid == parentPid ? 0u : 1u };
     const ProcessIndex child { 1u - parent.value };
-    EXPECT_EQ(trace.processes[parent.value].pid, parentPid);
-    EXPECT_NE(trace.processes[child.value].pid, parentPid);
+    EXPECT_EQ(trace.processes()[parent.value].pid, parentPid);
+    EXPECT_NE(trace.processes()[child.value].pid, parentPid);
 
     std::vector<std::string> parentRanges;
     std::vector<std::string> childRanges;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             if (e.kind != EventKind::NvtxRange)
                 continue;
@@ -143,7 +143,7 @@ TEST_P(RecordSpawnTest, BothProcessesAreInTheTrace)
     EXPECT_EQ(childRanges, (std::vector<std::string> { c.childRange }));
     const Lane* childMain = threadNamed(trace, child, c.childThread);
     ASSERT_NE(childMain, nullptr) << "no lane named " << c.childThread;
-    EXPECT_EQ(childMain->tid, trace.processes[child.value].pid);
+    EXPECT_EQ(childMain->tid, trace.processes()[child.value].pid);
     EXPECT_EQ(namesOf(trace, *childMain), (std::vector<std::string> { c.childRange }));
     // The child's range happened inside the parent's.
     // (Threads the program did not name carry the kernel's name: the executable's, cut at 15 characters.)
@@ -171,7 +171,7 @@ TEST(RecordProcessesTest, ExecWithoutForkRecordsEachProgramImageOnce)
     EXPECT_FALSE(r.summary.processes[0].closedCleanly); // exec runs no exit handler
     EXPECT_TRUE(r.summary.processes[1].closedCleanly);
     std::vector<std::string> ranges;
-    for (const Lane& lane : r.trace.lanes) {
+    for (const Lane& lane : r.trace.lanes()) {
         for (const Event& e : lane.events) {
             if (e.kind == EventKind::NvtxRange)
                 ranges.emplace_back(r.trace.name(e));
@@ -240,10 +240,10 @@ TEST_P(RecordStopTest, TheCollectorFlushesAndClosesItsFileThenTheSignalEndsThePr
     EXPECT_EQ(r.exit.signal, signal); // the program still ends by the signal, as without GapScope
     EXPECT_LT(r.wallSeconds, 10.0);
     EXPECT_EQ(observer.out, "ready\n");
-    ASSERT_EQ(r.trace.processes.size(), 1u);
+    ASSERT_EQ(r.trace.processes().size(), 1u);
     // The default action would have skipped every exit handler: the collector ran its exit flush first.
     EXPECT_TRUE(r.summary.processes[0].closedCleanly);
-    EXPECT_TRUE(r.trace.warnings.empty());
+    EXPECT_TRUE(r.trace.warnings().empty());
     const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
     EXPECT_EQ(r.summary.processes[0].collectorNotes,
         (std::vector<std::string> { "the program received " + name
@@ -297,7 +297,7 @@ TEST(RecordProcessesTest, AFullDiskStopsTheCollectorNotTheProgram)
     // What was flushed before the limit is there; the file holds no more than the limit allowed.
     std::size_t before = 0;
     std::size_t fills = 0;
-    for (const Lane& lane : r.trace.lanes) {
+    for (const Lane& lane : r.trace.lanes()) {
         for (const Event& e : lane.events) {
             before += nameIs(r.trace, e, "before-fill");
             fills += nameIs(r.trace, e, "fill");
@@ -361,7 +361,7 @@ TEST(RecordProcessesTest, ADiskThatFillsUpStopsTheCollectorNotTheProgram)
         std::string::npos)
         << p.collectorErrors[0];
     std::size_t before = 0;
-    for (const Lane& lane : r.trace.lanes) {
+    for (const Lane& lane : r.trace.lanes()) {
         for (const Event& e : lane.events)
             before += nameIs(r.trace, e, "before-fill");
     }
@@ -385,7 +385,7 @@ TEST(RecordProcessesTest, DurationStopsTheProgramAfterIt)
         observer.notes, (std::vector<std::string> { "the recording time is over: stopping the program (SIGINT)" }));
     // The mark came right at the start and the collector flushes every 20 ms: it is in.
     std::vector<std::string> marks;
-    for (const Lane& lane : result.value().trace.lanes) {
+    for (const Lane& lane : result.value().trace.lanes()) {
         for (const Event& e : lane.events) {
             if (e.kind == EventKind::NvtxMark)
                 marks.emplace_back(result.value().trace.name(e));
@@ -495,7 +495,7 @@ TEST(RecordProcessesTest, EnvironmentCarriesTheInjectionAndTheUsersChanges)
     // the collector drops everything, its own flushes included, and leaves a file with no events.
     auto result = recorder.wait();
     ASSERT_TRUE(result) << result.error().toString();
-    EXPECT_EQ(result.value().trace.processes.size(), 1u);
+    EXPECT_EQ(result.value().trace.processes().size(), 1u);
     EXPECT_EQ(result.value().trace.eventCount(), 0u);
     EXPECT_EQ(result.value().summary.notes.front(), recorder.warnings().front());
 }

@@ -47,7 +47,7 @@ inline std::vector<std::string> namesOf(const Trace& trace, const Lane& lane)
 /// The thread lane of a process with this name, or nullptr.
 inline const Lane* threadNamed(const Trace& trace, ProcessIndex process, std::string_view name)
 {
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.kind == LaneKind::CpuThread && lane.process == process && lane.name == name)
             return &lane;
     }

@@ -54,9 +54,9 @@ TEST_P(ConvertCommand, ConvertedFileReloadsWithTheSameEventsAndFigures)
     auto converted = loadTraceFile(output);
     ASSERT_TRUE(converted) << converted.error().toString();
     EXPECT_EQ(converted.value().eventCount(), original.value().eventCount());
-    EXPECT_EQ(converted.value().processes.size(), original.value().processes.size());
+    EXPECT_EQ(converted.value().processes().size(), original.value().processes().size());
     EXPECT_EQ(out.str(),
-        "wrote " + output + ": " + std::to_string(original.value().processes.size()) + " process(es), "
+        "wrote " + output + ": " + std::to_string(original.value().processes().size()) + " process(es), "
             + std::to_string(original.value().eventCount()) + " events\n");
 
     const auto [span, busy] = gpuFigures(converted.value());

@@ -190,7 +190,7 @@ TEST_F(ExportCommandTest, PngGoesToTheRegisteredRendererWithTheSidecarsNotes)
         EXPECT_TRUE(measured.measurements.empty()); // the sidecar's note names no after trace
         seen = options;
         notes = annotations.size();
-        lanes = t.lanes.size();
+        lanes = t.lanes().size();
         return IoResult<void>();
     });
     const std::string picture = dir.file("view.png");

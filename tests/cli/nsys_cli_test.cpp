@@ -25,7 +25,7 @@ const std::string kMock = "nsys/nsys-ai/mock.sqlite";
 std::array<std::size_t, kEventKindCount> kindCounts(const Trace& trace)
 {
     std::array<std::size_t, kEventKindCount> counts {};
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events)
             ++counts[static_cast<std::size_t>(e.kind)];
     }
@@ -49,16 +49,16 @@ TEST_P(NsysConvert, KinetoJsonReadsBackAsTheSameModel)
     const Trace& a = original.value();
     const Trace& b = reread.value();
     EXPECT_EQ(kindCounts(a), kindCounts(b));
-    ASSERT_EQ(a.processes.size(), b.processes.size());
-    for (std::size_t i = 0; i < a.processes.size(); ++i) {
-        EXPECT_EQ(a.processes[i].pid, b.processes[i].pid);
-        EXPECT_EQ(a.processes[i].name, b.processes[i].name);
-        EXPECT_EQ(a.processes[i].rank, b.processes[i].rank);
+    ASSERT_EQ(a.processes().size(), b.processes().size());
+    for (std::size_t i = 0; i < a.processes().size(); ++i) {
+        EXPECT_EQ(a.processes()[i].pid, b.processes()[i].pid);
+        EXPECT_EQ(a.processes()[i].name, b.processes()[i].name);
+        EXPECT_EQ(a.processes()[i].rank, b.processes()[i].rank);
     }
-    ASSERT_EQ(a.devices.size(), b.devices.size());
-    for (std::size_t i = 0; i < a.devices.size(); ++i) {
-        EXPECT_EQ(a.devices[i].id, b.devices[i].id);
-        EXPECT_EQ(a.devices[i].name, b.devices[i].name);
+    ASSERT_EQ(a.devices().size(), b.devices().size());
+    for (std::size_t i = 0; i < a.devices().size(); ++i) {
+        EXPECT_EQ(a.devices()[i].id, b.devices()[i].id);
+        EXPECT_EQ(a.devices()[i].name, b.devices()[i].name);
     }
 
     // The figures: every device's span, busy and idle time, each gap with its cause, the kernel statistics.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Windows, busy/idle/utilization, activity sets and kernel statistics on hand-built traces.
 #include "core/analysis/analysis.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@ namespace gapscope {
 namespace {
 
 using test::findEvent;
-using test::TraceBuilder;
+using test::HandTrace;
 using test::us;
 
 // Kineto's test_gpu_utilization timeline (tb_plugin/test/test_profiler.py), rebuilt by hand: kernels
@@ -19,7 +19,7 @@ using test::us;
 // stream 7; CPU ops over [100,220). Union of kernels: [130,170) + [200,220) = 60.
 Trace kinetoUtilizationTimeline()
 {
-    return TraceBuilder()
+    return HandTrace()
         .cpuOp(1, 100, 220, "aten::mm")
         .kernel(7, 130, 140)
         .kernel(7, 145, 170)
@@ -71,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(Windows, WindowFiguresTest,
 TEST(AnalysisTest, ZeroLengthKernelsAddNothingAndSplitNoGap)
 {
     // [0,10), zero-length at 20, [30,40): busy 20 and one gap [10, 30), closed by the [30,40) kernel.
-    const Trace trace = TraceBuilder().kernel(7, 0, 10, "a").kernel(7, 20, 20, "zero").kernel(7, 30, 40, "b").build();
+    const Trace trace = HandTrace().kernel(7, 0, 10, "a").kernel(7, 20, 20, "zero").kernel(7, 30, 40, "b").build();
     const AnalysisResult result = analyze(trace, {});
     ASSERT_EQ(result.devices.size(), 1u);
     EXPECT_EQ(result.devices[0].busyNs, us(20));
@@ -86,7 +86,7 @@ TEST(AnalysisTest, ZeroLengthKernelsAddNothingAndSplitNoGap)
 TEST(AnalysisTest, ActivitySetKernelsLeavesOutCopiesAndMemsetsButSyncIsNeverActivity)
 {
     // Kernel [0,10), memcpy [20,30), memset [30,35), a GPU-side sync [40, 90) and a kernel [90, 100).
-    const Trace trace = TraceBuilder()
+    const Trace trace = HandTrace()
                             .kernel(7, 0, 10)
                             .memcpy(7, 20, 30)
                             .memset(7, 30, 35)
@@ -111,7 +111,7 @@ TEST(AnalysisTest, ActivitySetKernelsLeavesOutCopiesAndMemsetsButSyncIsNeverActi
     EXPECT_EQ(deviceBusy(trace, DeviceIndex { 0 }, ActivitySet::Kernels).totalLength(), us(20));
 
     // With only the memcpy counted as the window's edges under `kernels`, the gpu window shrinks.
-    const Trace copyFirst = TraceBuilder().memcpy(7, 0, 50).kernel(7, 60, 70).build();
+    const Trace copyFirst = HandTrace().memcpy(7, 0, 50).kernel(7, 60, 70).build();
     EXPECT_EQ(analyze(copyFirst, kernels).devices[0].spanNs, us(10));
     EXPECT_EQ(analyze(copyFirst, all).devices[0].spanNs, us(70));
 }
@@ -121,7 +121,7 @@ TEST(AnalysisTest, TheStepsWindowIsOneRangeWithThePausesBetweenStepsInside)
     // Steps [0,10) and [20,30) (no launches: the CPU ranges stand) with a pause [10,20) between them; one kernel
     // [5, 25) spans the pause. The window is [0,30) (the TensorBoard plugin's "all steps time"): span 30, busy 20.
     // Gaps: [0,5), closed by the kernel, and [25,30), after which nothing runs.
-    const Trace trace = TraceBuilder()
+    const Trace trace = HandTrace()
                             .cpuOp(1, 0, 10, "ProfilerStep#1")
                             .cpuOp(1, 20, 30, "ProfilerStep#2")
                             .kernel(7, 5, 25, "long")
@@ -141,7 +141,7 @@ TEST(AnalysisTest, TheStepsWindowIsOneRangeWithThePausesBetweenStepsInside)
     EXPECT_EQ(result.gaps[1].end, us(30));
     EXPECT_FALSE(result.gaps[1].closingOp.has_value());
     // A pause with no GPU work is idle inside the window: kernel [2, 8) only, busy 6 of 30.
-    const Trace paused = TraceBuilder()
+    const Trace paused = HandTrace()
                              .cpuOp(1, 0, 10, "ProfilerStep#1")
                              .cpuOp(1, 20, 30, "ProfilerStep#2")
                              .kernel(7, 2, 8, "short")
@@ -155,7 +155,7 @@ TEST(AnalysisTest, TheStepsWindowIsOneRangeWithThePausesBetweenStepsInside)
 
 TEST(AnalysisTest, CpuOnlyTraceHasNoDevicesAndNoDivisionByZero)
 {
-    const Trace trace = TraceBuilder().cpuOp(1, 0, 100, "main").runtime(1, 10, 20, "cudaGetDeviceCount").build();
+    const Trace trace = HandTrace().cpuOp(1, 0, 100, "main").runtime(1, 10, 20, "cudaGetDeviceCount").build();
     for (WindowKind kind : { WindowKind::Gpu, WindowKind::Trace, WindowKind::Steps }) {
         AnalysisOptions options;
         options.window.kind = kind;
@@ -174,7 +174,7 @@ TEST(AnalysisTest, CpuOnlyTraceHasNoDevicesAndNoDivisionByZero)
 TEST(AnalysisTest, DeviceWithoutActivityInItsWindowIsAllIdle)
 {
     // The device only has a GPU-side sync: no activity, so its gpu window is empty and nothing divides by 0.
-    const Trace trace = TraceBuilder().gpuSync(7, 0, 100).build();
+    const Trace trace = HandTrace().gpuSync(7, 0, 100).build();
     const AnalysisResult result = analyze(trace, {});
     EXPECT_FALSE(result.hasGpuActivity);
     ASSERT_EQ(result.devices.size(), 1u);
@@ -192,8 +192,7 @@ TEST(AnalysisTest, DeviceWithoutActivityInItsWindowIsAllIdle)
 TEST(AnalysisTest, EachProcessHasItsOwnWindowAndOptionsCanSelectOne)
 {
     // Two ranks of one job: rank 0's kernels over [0, 100), rank 1's over [1000, 1050).
-    const Trace trace
-        = TraceBuilder().kernel(7, 0, 40).kernel(7, 60, 100).process(200, 1).kernel(7, 1000, 1050).build();
+    const Trace trace = HandTrace().kernel(7, 0, 40).kernel(7, 60, 100).process(200, 1).kernel(7, 1000, 1050).build();
     const AnalysisResult both = analyze(trace, {});
     ASSERT_EQ(both.windows.size(), 2u);
     EXPECT_EQ(both.windows[0].start(), 0);
@@ -219,7 +218,7 @@ TEST(KernelStatsTest, CountsWholeKernelsStartingInTheWindowSortedByTotal)
 {
     // Window [0, 100): "gemm" x4 (10, 20, 30, 40 µs), "relu" x2 (5, 5), and a "gemm" starting at 95 that
     // ends after the window (counted whole: 50); "late" starts at 100, outside.
-    const Trace trace = TraceBuilder()
+    const Trace trace = HandTrace()
                             .kernel(7, 0, 10, "gemm")
                             .kernel(7, 10, 30, "gemm")
                             .kernel(8, 0, 30, "gemm")
@@ -254,7 +253,7 @@ TEST(KernelStatsTest, CountsWholeKernelsStartingInTheWindowSortedByTotal)
 
 TEST(LaunchDelayTest, IsOpStartMinusLaunchStart)
 {
-    const Trace trace = TraceBuilder()
+    const Trace trace = HandTrace()
                             .runtime(1, 100, 105, "cudaLaunchKernel", 42)
                             .kernel(7, 127, 190, "k", 42)
                             .kernel(7, 200, 210, "orphan")
@@ -270,7 +269,7 @@ TEST(AnalysisPropertyTest, RandomTracesAgreeWithTheDefinitions)
     std::mt19937 random(20240601);
     for (int trial = 0; trial < 300; ++trial) {
         SCOPED_TRACE(trial);
-        TraceBuilder builder;
+        HandTrace builder;
         std::vector<Interval> all;
         std::vector<Interval> kernels;
         const int streams = 1 + static_cast<int>(random() % 6);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/annotations/gap_explanation.h"
+#include "core/model/trace_builder.h"
 #include "tests/make_event.h"
 
 #include <gtest/gtest.h>
@@ -12,13 +13,13 @@ namespace gapscope {
 namespace {
 
 /// One process (pid 100), one host thread (tid 101), one GPU (device 0) with one stream (7).
-struct TraceBuilder {
-    Trace trace;
+struct OneStreamTrace {
+    TraceBuilder trace;
     ProcessIndex process;
     LaneIndex thread;
     LaneIndex stream;
 
-    TraceBuilder()
+    OneStreamTrace()
     {
         process = trace.addProcess({ .pid = 100, .name = "train" });
         thread = trace.threadLane(process, 101);
@@ -40,13 +41,13 @@ struct TraceBuilder {
 private:
     void add(LaneIndex lane, EventKind kind, const char* name, TimeNs start, TimeNs end, std::uint32_t correlation)
     {
-        trace.lanes[lane.value].events.push_back(test::makeEvent(trace, kind, name, start, end, correlation));
+        trace.lanes()[lane.value].events.push_back(test::makeEvent(trace, kind, name, start, end, correlation));
     }
 };
 
 struct ExplainCase {
     const char* name;
-    std::function<void(TraceBuilder&)> build;
+    std::function<void(OneStreamTrace&)> build;
     /// The device gap to explain, by its start.
     TimeNs gapStart;
     TimeNs gapEnd;
@@ -63,7 +64,7 @@ struct ExplainCase {
 // Host: the thread is in `DataLoader.__next__` for 10 µs of a 10.4 µs gap, then launches `relu_b`.
 // gpu window [1000, 13000) = 12 µs; the gap [2000, 12400) is 10400 / 12000 = 86.7 % of it.
 // Step ProfilerStep#1 spans [0, 13500): p50 13.5 µs over 1 step.
-void buildHost(TraceBuilder& b)
+void buildHost(OneStreamTrace& b)
 {
     b.host(EventKind::CpuOp, "ProfilerStep#1", 0, 13500);
     b.launch(100, 200, 1);
@@ -75,7 +76,7 @@ void buildHost(TraceBuilder& b)
 
 // Sync: cudaDeviceSynchronize [300, 50100) is running when the GPU goes idle at 50000; the next kernel
 // starts at 61000. Gap 11 µs of a [1000, 62000) = 61 µs window: 18.0 %.
-void buildSync(TraceBuilder& b)
+void buildSync(OneStreamTrace& b)
 {
     b.launch(100, 200, 1);
     b.host(EventKind::RuntimeApi, "cudaDeviceSynchronize", 300, 50100);
@@ -87,7 +88,7 @@ void buildSync(TraceBuilder& b)
 // Launch: four 2 µs kernels, each launched by a 5 µs call issued back to back, leave three 3 µs gaps
 // [6000, 9000), [11000, 14000), [16000, 19000); then a host gap [21000, 46000) ends the run.
 // gpu window [4000, 48000) = 44 µs; launch idle 9 µs = 20.5 % of it.
-void buildLaunch(TraceBuilder& b)
+void buildLaunch(OneStreamTrace& b)
 {
     for (std::uint32_t i = 0; i < 4; ++i) {
         const TimeNs t = static_cast<TimeNs>(i) * 5000;
@@ -100,7 +101,7 @@ void buildLaunch(TraceBuilder& b)
 
 // Dependency: `matmul_c` is launched at 500, right after a cudaStreamWaitEvent at 300, and runs only at
 // 100000: a 98 µs gap whose launch came 1.5 µs before it began.
-void buildWaitEvent(TraceBuilder& b)
+void buildWaitEvent(OneStreamTrace& b)
 {
     b.launch(100, 200, 1);
     b.kernel("matmul_b", 1000, 2000, 1);
@@ -110,7 +111,7 @@ void buildWaitEvent(TraceBuilder& b)
 }
 
 // Dependency on a collective: the all-reduce is launched at 500 and starts at 52000.
-void buildCollective(TraceBuilder& b)
+void buildCollective(OneStreamTrace& b)
 {
     b.launch(100, 200, 1);
     b.kernel("matmul_b", 1000, 2000, 1);
@@ -119,7 +120,7 @@ void buildCollective(TraceBuilder& b)
 }
 
 // Unknown: kernels without correlation ids (an import without API events).
-void buildUnknown(TraceBuilder& b)
+void buildUnknown(OneStreamTrace& b)
 {
     b.kernel("volta_sgemm_128x64_nn", 1000, 2000);
     b.kernel("volta_sgemm_128x64_tn", 5000, 6000);
@@ -179,10 +180,10 @@ class GapExplanationTest : public ::testing::TestWithParam<ExplainCase> { };
 TEST_P(GapExplanationTest, PrefillsTheRecordFromTheEvidence)
 {
     const ExplainCase& c = GetParam();
-    TraceBuilder b;
+    OneStreamTrace b;
     c.build(b);
-    b.trace.finalize();
-    const AnalysisResult result = analyze(b.trace, {});
+    const Trace trace = std::move(b.trace).finish();
+    const AnalysisResult result = analyze(trace, {});
     std::optional<Gap> gap;
     for (const Gap& g : result.gaps) {
         if (!g.stream && g.start == c.gapStart)
@@ -190,9 +191,9 @@ TEST_P(GapExplanationTest, PrefillsTheRecordFromTheEvidence)
     }
     ASSERT_TRUE(gap.has_value()) << "no device gap at " << c.gapStart;
     ASSERT_EQ(gap->end, c.gapEnd);
-    ASSERT_EQ(gap->cause, c.cause) << gapCauseName(gap->cause) << ": " << describeGap(b.trace, *gap);
+    ASSERT_EQ(gap->cause, c.cause) << gapCauseName(gap->cause) << ": " << describeGap(trace, *gap);
 
-    const Annotation a = explainGap(b.trace, result, *gap);
+    const Annotation a = explainGap(trace, result, *gap);
     EXPECT_EQ(a.start, c.start);
     EXPECT_EQ(a.end, c.end);
     EXPECT_EQ(a.status, AnnotationStatus::Open);
@@ -215,7 +216,7 @@ TEST_P(GapExplanationTest, PrefillsTheRecordFromTheEvidence)
     EXPECT_TRUE(a.record.performanceChange.empty());
     EXPECT_TRUE(a.record.sideEffects.empty());
     // The analysis's own one-line evidence is quoted too.
-    EXPECT_NE(a.record.problem.find("Evidence: " + describeGap(b.trace, *gap)), std::string::npos) << a.record.problem;
+    EXPECT_NE(a.record.problem.find("Evidence: " + describeGap(trace, *gap)), std::string::npos) << a.record.problem;
 }
 
 INSTANTIATE_TEST_SUITE_P(Causes, GapExplanationTest, ::testing::ValuesIn(kCases),
@@ -224,7 +225,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapExplanationTest, ::testing::ValuesIn(kCases)
 TEST(GapExplanation, AStreamGapNamesItsStreamAndTheBusyOnes)
 {
     // Stream 7 waits [2000, 40000) on stream 9, which runs [3000, 39000): a stream gap, not a device gap.
-    TraceBuilder b;
+    OneStreamTrace b;
     const LaneIndex other = b.trace.streamLane(DeviceIndex { 0 }, 9);
     b.launch(100, 200, 1);
     b.kernel("producer_prep", 1000, 2000, 1);
@@ -233,13 +234,13 @@ TEST(GapExplanation, AStreamGapNamesItsStreamAndTheBusyOnes)
     b.kernel("consumer", 40000, 41000, 3);
     Event producer;
     producer.kind = EventKind::Kernel;
-    producer.name = b.trace.strings.intern("producer");
+    producer.name = b.trace.strings().intern("producer");
     producer.start = 3000;
     producer.end = 39000;
     producer.correlation = 2;
-    b.trace.lanes[other.value].events.push_back(producer);
-    b.trace.finalize();
-    const AnalysisResult result = analyze(b.trace, {});
+    b.trace.lanes()[other.value].events.push_back(producer);
+    const Trace trace = std::move(b.trace).finish();
+    const AnalysisResult result = analyze(trace, {});
     std::optional<Gap> gap;
     for (const Gap& g : result.gaps) {
         if (g.stream == std::optional<LaneIndex>(b.stream) && g.start == 2000)
@@ -247,7 +248,7 @@ TEST(GapExplanation, AStreamGapNamesItsStreamAndTheBusyOnes)
     }
     ASSERT_TRUE(gap.has_value());
     ASSERT_EQ(gap->cause, GapCause::Dependency);
-    const Annotation a = explainGap(b.trace, result, *gap);
+    const Annotation a = explainGap(trace, result, *gap);
     ASSERT_TRUE(a.gap.has_value());
     EXPECT_EQ(a.gap->stream, std::optional<std::int64_t>(7));
     EXPECT_EQ(a.lanes.at(0), LaneIdentity::gpuStream(100, 0, 7));

@@ -32,22 +32,21 @@ std::vector<std::string> rowsOf(const std::string& markdown, const std::string& 
 /// One GPU (pid 1, device 0, stream 7) with kernels [0, 100) and [150, 200), and a memcpy [60, 120).
 Trace smallTrace()
 {
-    Trace trace;
+    TraceBuilder trace;
     const ProcessIndex p = trace.addProcess({ .pid = 1 });
     const LaneIndex stream = trace.streamLane(trace.device(p, 0), 7);
     const auto add = [&](EventKind kind, const char* name, TimeNs start, TimeNs end) {
         Event e;
         e.kind = kind;
-        e.name = trace.strings.intern(name);
+        e.name = trace.strings().intern(name);
         e.start = start;
         e.end = end;
-        trace.lanes[stream.value].events.push_back(e);
+        trace.lanes()[stream.value].events.push_back(e);
     };
     add(EventKind::Kernel, "k1", 0, 100);
     add(EventKind::Memcpy, "Memcpy DtoH", 60, 120);
     add(EventKind::Kernel, "k2", 150, 200);
-    trace.finalize();
-    return trace;
+    return std::move(trace).finish();
 }
 
 TEST(MarkdownReport, HandBuiltRangeGivesTheWorkedOutFigures)
@@ -129,7 +128,7 @@ TEST(MarkdownReport, FiguresOfARealStepMatchAnalyzeOverThatRange)
     note.start = stepStart;
     note.end = stepEnd;
     note.title = "Step 6 waits for the data loader";
-    note.lanes = { LaneIdentity::gpuStream(trace.processes[0].pid, 0, 7) };
+    note.lanes = { LaneIdentity::gpuStream(trace.processes()[0].pid, 0, 7) };
     note.record.problem = "The GPU idles while the main thread loads the next batch";
     note.record.baseline = "step 175 ms";
     note.record.hypothesis = "num_workers=0 starves the GPU";
@@ -151,7 +150,7 @@ TEST(MarkdownReport, FiguresOfARealStepMatchAnalyzeOverThatRange)
     ASSERT_GT(d.idleNs, 0);
     ASSERT_GT(d.gapCount, 0u);
 
-    const std::string label = "GPU 0 \u00b7 " + trace.devices[0].name;
+    const std::string label = "GPU 0 \u00b7 " + trace.devices()[0].name;
     std::string causes = "| " + label + " |";
     for (TimeNs idle : d.idleByCause)
         causes += " " + formatDuration(idle) + " |";

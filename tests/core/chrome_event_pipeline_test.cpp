@@ -24,31 +24,31 @@ ChromeReadOptions withThreads(unsigned threads, std::size_t windowBytes)
 /// Every field of the model and every warning equal.
 void expectSameTrace(const Trace& a, const Trace& b)
 {
-    EXPECT_EQ(a.skippedEvents, b.skippedEvents);
-    ASSERT_EQ(a.warnings.size(), b.warnings.size());
-    for (std::size_t i = 0; i < a.warnings.size(); ++i)
-        EXPECT_EQ(a.warnings[i].toString(), b.warnings[i].toString());
-    ASSERT_EQ(a.processes.size(), b.processes.size());
-    for (std::size_t i = 0; i < a.processes.size(); ++i) {
-        EXPECT_EQ(a.processes[i].pid, b.processes[i].pid);
-        EXPECT_EQ(a.processes[i].name, b.processes[i].name);
-        EXPECT_EQ(a.processes[i].rank, b.processes[i].rank);
-        EXPECT_EQ(a.processes[i].fileMetadataJson, b.processes[i].fileMetadataJson);
+    EXPECT_EQ(a.skippedEvents(), b.skippedEvents());
+    ASSERT_EQ(a.warnings().size(), b.warnings().size());
+    for (std::size_t i = 0; i < a.warnings().size(); ++i)
+        EXPECT_EQ(a.warnings()[i].toString(), b.warnings()[i].toString());
+    ASSERT_EQ(a.processes().size(), b.processes().size());
+    for (std::size_t i = 0; i < a.processes().size(); ++i) {
+        EXPECT_EQ(a.processes()[i].pid, b.processes()[i].pid);
+        EXPECT_EQ(a.processes()[i].name, b.processes()[i].name);
+        EXPECT_EQ(a.processes()[i].rank, b.processes()[i].rank);
+        EXPECT_EQ(a.processes()[i].fileMetadataJson, b.processes()[i].fileMetadataJson);
     }
-    ASSERT_EQ(a.devices.size(), b.devices.size());
-    for (std::size_t i = 0; i < a.devices.size(); ++i) {
-        EXPECT_EQ(a.devices[i].id, b.devices[i].id);
-        EXPECT_EQ(a.devices[i].name, b.devices[i].name);
-        EXPECT_EQ(a.devices[i].propertiesJson, b.devices[i].propertiesJson);
+    ASSERT_EQ(a.devices().size(), b.devices().size());
+    for (std::size_t i = 0; i < a.devices().size(); ++i) {
+        EXPECT_EQ(a.devices()[i].id, b.devices()[i].id);
+        EXPECT_EQ(a.devices()[i].name, b.devices()[i].name);
+        EXPECT_EQ(a.devices()[i].propertiesJson, b.devices()[i].propertiesJson);
     }
-    ASSERT_EQ(a.strings.size(), b.strings.size());
-    for (std::uint32_t i = 0; i < a.strings.size(); ++i)
-        EXPECT_EQ(a.strings.view(StringId { i }), b.strings.view(StringId { i }));
-    ASSERT_EQ(a.args.size(), b.args.size());
-    ASSERT_EQ(a.lanes.size(), b.lanes.size());
-    for (std::size_t l = 0; l < a.lanes.size(); ++l) {
-        const Lane& x = a.lanes[l];
-        const Lane& y = b.lanes[l];
+    ASSERT_EQ(a.strings().size(), b.strings().size());
+    for (std::uint32_t i = 0; i < a.strings().size(); ++i)
+        EXPECT_EQ(a.strings().view(StringId { i }), b.strings().view(StringId { i }));
+    ASSERT_EQ(a.args().size(), b.args().size());
+    ASSERT_EQ(a.lanes().size(), b.lanes().size());
+    for (std::size_t l = 0; l < a.lanes().size(); ++l) {
+        const Lane& x = a.lanes()[l];
+        const Lane& y = b.lanes()[l];
         EXPECT_EQ(x.kind, y.kind);
         EXPECT_EQ(x.name, y.name);
         EXPECT_EQ(x.tid, y.tid);
@@ -91,7 +91,7 @@ TEST_P(PipelineRealTraceTest, SameTraceOnOneThreadAndTwo)
     ASSERT_TRUE(two.ok()) << two.error().toString();
     EXPECT_EQ(two.value().eventCount(), c.events);
     std::size_t kernels = 0;
-    for (const Lane& lane : two.value().lanes) {
+    for (const Lane& lane : two.value().lanes()) {
         for (const Event& e : lane.events)
             kernels += e.kind == EventKind::Kernel;
     }
@@ -141,12 +141,12 @@ TEST_P(PipelineBoundaryTest, SlicesStringsAndFlowsAcrossBatches)
     const Trace& trace = result.value();
     ASSERT_EQ(trace.eventCount(), 4u); // the step, the quoted op, the launch, the kernel
     // Thread 1, thread 2 (its only event, the "B" that never ends, is dropped), stream 7.
-    ASSERT_EQ(trace.lanes.size(), 3u);
-    const Lane& thread = trace.lanes[0];
+    ASSERT_EQ(trace.lanes().size(), 3u);
+    const Lane& thread = trace.lanes()[0];
     ASSERT_EQ(thread.kind, LaneKind::CpuThread);
     EXPECT_EQ(thread.tid, 1);
-    EXPECT_EQ(trace.lanes[1].tid, 2);
-    EXPECT_TRUE(trace.lanes[1].events.empty());
+    EXPECT_EQ(trace.lanes()[1].tid, 2);
+    EXPECT_TRUE(trace.lanes()[1].events.empty());
     ASSERT_EQ(thread.events.size(), 3u);
     EXPECT_EQ(trace.name(thread.events[0]), "ProfilerStep#1");
     EXPECT_EQ(thread.events[0].start, 1000);
@@ -157,7 +157,7 @@ TEST_P(PipelineBoundaryTest, SlicesStringsAndFlowsAcrossBatches)
     EXPECT_EQ(thread.events[1].depth, 1);
     EXPECT_EQ(trace.argsJson(thread.events[1]), R"({"note": "},{\"ph\":\"E\", \"ts\": 9}"})");
     EXPECT_EQ(trace.name(thread.events[2]), "cudaLaunchKernel");
-    const Lane& stream = trace.lanes[2];
+    const Lane& stream = trace.lanes()[2];
     ASSERT_EQ(stream.kind, LaneKind::GpuStream);
     EXPECT_EQ(stream.stream, 7);
     ASSERT_EQ(stream.events.size(), 1u);
@@ -168,13 +168,13 @@ TEST_P(PipelineBoundaryTest, SlicesStringsAndFlowsAcrossBatches)
     ASSERT_TRUE(launch);
     EXPECT_EQ(trace.event(*launch).start, 3000);
 
-    EXPECT_EQ(trace.skippedEvents, 2u);
-    ASSERT_EQ(trace.warnings.size(), 2u);
-    EXPECT_EQ(trace.warnings[0].byteOffset, kStraddling.find(R"({"ph": "X", "name": "no ts")"));
-    EXPECT_EQ(trace.warnings[0].message, "event skipped: it has no \"ts\"");
+    EXPECT_EQ(trace.skippedEvents(), 2u);
+    ASSERT_EQ(trace.warnings().size(), 2u);
+    EXPECT_EQ(trace.warnings()[0].byteOffset, kStraddling.find(R"({"ph": "X", "name": "no ts")"));
+    EXPECT_EQ(trace.warnings()[0].message, "event skipped: it has no \"ts\"");
     EXPECT_EQ(
-        trace.warnings[1].byteOffset, kStraddling.find(R"({"ph": "B", "cat": "user_annotation", "name": "open")"));
-    EXPECT_EQ(trace.warnings[1].message, "\"B\" event without a matching \"E\" event");
+        trace.warnings()[1].byteOffset, kStraddling.find(R"({"ph": "B", "cat": "user_annotation", "name": "open")"));
+    EXPECT_EQ(trace.warnings()[1].message, "\"B\" event without a matching \"E\" event");
 }
 
 TEST_P(PipelineBoundaryTest, ASyntaxErrorInALaterBatchIsAtItsOffset)
@@ -198,13 +198,13 @@ TEST_P(PipelineBoundaryTest, AFileCutAfterTheKernelLoadsTheEventsBeforeTheCut)
     ASSERT_TRUE(result.ok()) << result.error().toString();
     const Trace& trace = result.value();
     EXPECT_EQ(trace.eventCount(), 3u); // the quoted op, the launch and the kernel; the step never ended
-    ASSERT_EQ(trace.warnings.size(), 2u);
-    EXPECT_EQ(trace.warnings[0].byteOffset, cut);
-    EXPECT_EQ(trace.warnings[0].message,
+    ASSERT_EQ(trace.warnings().size(), 2u);
+    EXPECT_EQ(trace.warnings()[0].byteOffset, cut);
+    EXPECT_EQ(trace.warnings()[0].message,
         "the file ends early (truncated?): loaded the 6 complete events before the cut (the JSON ends early "
         "(truncated file?): the end came inside the traceEvents array)");
-    EXPECT_EQ(trace.warnings[1].byteOffset, kStraddling.find(R"({"ph": "B")"));
-    EXPECT_EQ(trace.warnings[1].message, "\"B\" event without a matching \"E\" event");
+    EXPECT_EQ(trace.warnings()[1].byteOffset, kStraddling.find(R"({"ph": "B")"));
+    EXPECT_EQ(trace.warnings()[1].message, "\"B\" event without a matching \"E\" event");
 }
 
 INSTANTIATE_TEST_SUITE_P(ThreadsAndWindows, PipelineBoundaryTest,

@@ -45,11 +45,11 @@ TEST(ChromeTraceBuilderTest, ProjectedLanesKeepEveryEventInOrderAndOutgrowingOne
     // A lane first seen after the projection has none: chunks only.
     const std::uint32_t late = builder.hostLane(RawId { 1 }, RawId { 3 }, {});
     addOps(builder, late, 0, 70000);
-    const Trace trace = builder.finish();
-    ASSERT_EQ(trace.lanes.size(), 3u);
+    const Trace trace = builder.takeTrace().finish();
+    ASSERT_EQ(trace.lanes().size(), 3u);
     const std::size_t expected[] = { 3100, 9384, 70000 };
     for (std::size_t l = 0; l < 3; ++l) {
-        const Lane& lane = trace.lanes[l];
+        const Lane& lane = trace.lanes()[l];
         EXPECT_EQ(lane.tid, static_cast<std::int64_t>(l + 1));
         ASSERT_EQ(lane.events.size(), expected[l]) << "lane " << l;
         for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
@@ -58,7 +58,7 @@ TEST(ChromeTraceBuilderTest, ProjectedLanesKeepEveryEventInOrderAndOutgrowingOne
         }
     }
     // The projected vector became the lane: no copy, its capacity the projection's.
-    EXPECT_EQ(trace.lanes[0].events.capacity(), 4384u);
+    EXPECT_EQ(trace.lanes()[0].events.capacity(), 4384u);
 }
 
 TEST(ChromeTraceBuilderTest, EventPointersStayValidUntilFinish)
@@ -72,11 +72,11 @@ TEST(ChromeTraceBuilderTest, EventPointersStayValidUntilFinish)
     Event* after = builder.addEvent(lane, op(2000, 0));
     before->correlation = 11;
     after->correlation = 12;
-    const Trace trace = builder.finish();
-    ASSERT_EQ(trace.lanes.size(), 1u);
-    ASSERT_EQ(trace.lanes[0].events.size(), 2u);
-    EXPECT_EQ(trace.lanes[0].events[0].correlation, 11u);
-    EXPECT_EQ(trace.lanes[0].events[1].correlation, 12u);
+    const Trace trace = builder.takeTrace().finish();
+    ASSERT_EQ(trace.lanes().size(), 1u);
+    ASSERT_EQ(trace.lanes()[0].events.size(), 2u);
+    EXPECT_EQ(trace.lanes()[0].events[0].correlation, 11u);
+    EXPECT_EQ(trace.lanes()[0].events[1].correlation, 12u);
 }
 
 } // namespace

@@ -20,7 +20,7 @@ Trace parseOk(std::string_view json)
 
 const Event* findByName(const Trace& trace, std::string_view name, const Lane** laneOut = nullptr)
 {
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             if (trace.name(e) == name) {
                 if (laneOut)
@@ -34,8 +34,8 @@ const Event* findByName(const Trace& trace, std::string_view name, const Lane** 
 
 std::optional<EventRef> refByName(const Trace& trace, std::string_view name)
 {
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const auto& events = trace.lanes[l].events;
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const auto& events = trace.lanes()[l].events;
         for (std::uint32_t i = 0; i < events.size(); ++i) {
             if (trace.name(events[i]) == name)
                 return EventRef { LaneIndex { l }, i };
@@ -65,8 +65,8 @@ TEST_P(MicrosecondRoundingTest, EventTimesUseTheSameRule)
         + GetParam().text + R"(,"dur":0}])";
     const Trace trace = parseOk(json);
     ASSERT_EQ(trace.eventCount(), 1u);
-    EXPECT_EQ(trace.lanes[0].events[0].start, GetParam().ns);
-    EXPECT_EQ(trace.lanes[0].events[0].end, GetParam().ns);
+    EXPECT_EQ(trace.lanes()[0].events[0].start, GetParam().ns);
+    EXPECT_EQ(trace.lanes()[0].events[0].end, GetParam().ns);
 }
 
 INSTANTIATE_TEST_SUITE_P(HandWritten, MicrosecondRoundingTest,
@@ -113,8 +113,8 @@ TEST(ChromeTraceReaderDialectTest, BareArrayWithLegacyStreamTids)
        "args":{"device":3,"stream":7,"correlation":9}},
       {"ph":"f","id":9,"pid":3,"tid":"stream 7","ts":110,"cat":"async","name":"launch","bp":"e"}
     ])j");
-    ASSERT_EQ(trace.devices.size(), 1u);
-    EXPECT_EQ(trace.devices[0].id, 3);
+    ASSERT_EQ(trace.devices().size(), 1u);
+    EXPECT_EQ(trace.devices()[0].id, 3);
     const Lane* lane = nullptr;
     const Event* kernel = findByName(trace, "k", &lane);
     ASSERT_TRUE(kernel);
@@ -124,8 +124,8 @@ TEST(ChromeTraceReaderDialectTest, BareArrayWithLegacyStreamTids)
     EXPECT_EQ(kernel->end, 130000);
     const auto launch = trace.launchOf(*refByName(trace, "k"));
     ASSERT_TRUE(launch);
-    EXPECT_EQ(trace.lanes[launch->lane.value].tid, 4093687616);
-    EXPECT_EQ(trace.processes[0].pid, 77);
+    EXPECT_EQ(trace.lanes()[launch->lane.value].tid, 4093687616);
+    EXPECT_EQ(trace.processes()[0].pid, 77);
 }
 
 TEST(ChromeTraceReaderDialectTest, StreamFromTidWhenArgsHaveNone)
@@ -134,8 +134,8 @@ TEST(ChromeTraceReaderDialectTest, StreamFromTidWhenArgsHaveNone)
     const Trace trace = parseOk(R"j({"traceEvents":[
       {"ph":"X","cat":"cpu_op","name":"op","pid":5,"tid":5,"ts":0,"dur":1},
       {"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":2,"tid":13,"ts":1,"dur":1}]})j");
-    ASSERT_EQ(trace.devices.size(), 1u);
-    EXPECT_EQ(trace.devices[0].id, 2);
+    ASSERT_EQ(trace.devices().size(), 1u);
+    EXPECT_EQ(trace.devices()[0].id, 2);
     const Lane* lane = nullptr;
     ASSERT_TRUE(findByName(trace, "Memset (Device)", &lane));
     EXPECT_EQ(lane->stream, 13);
@@ -153,7 +153,7 @@ TEST(ChromeTraceReaderDialectTest, BeginEndPairsMatchPerThread)
       {"ph":"E","pid":1,"tid":2,"ts":40},
       {"ph":"E","pid":1,"tid":1,"ts":50}
     ])j");
-    EXPECT_EQ(trace.skippedEvents, 0u);
+    EXPECT_EQ(trace.skippedEvents(), 0u);
     const Event* outer = findByName(trace, "outer");
     const Event* inner = findByName(trace, "inner");
     const Event* other = findByName(trace, "other");
@@ -173,13 +173,13 @@ TEST(ChromeTraceReaderDialectTest, UnmatchedBeginAndEndAreReportedWithOffsets)
     const std::string json = R"([{"ph":"E","pid":1,"tid":1,"ts":5},{"ph":"B","name":"open","pid":1,"tid":1,"ts":6}])";
     const Trace trace = parseOk(json);
     EXPECT_EQ(trace.eventCount(), 0u);
-    EXPECT_EQ(trace.skippedEvents, 2u);
-    ASSERT_EQ(trace.warnings.size(), 2u);
-    EXPECT_EQ(trace.warnings[0].byteOffset, 1u); // the E event
-    EXPECT_NE(trace.warnings[0].message.find("without a matching \"B\""), std::string::npos);
-    EXPECT_EQ(trace.warnings[1].byteOffset, json.find(R"({"ph":"B")"));
-    EXPECT_NE(trace.warnings[1].message.find("without a matching \"E\""), std::string::npos);
-    EXPECT_EQ(trace.warnings[1].file, "hand.json");
+    EXPECT_EQ(trace.skippedEvents(), 2u);
+    ASSERT_EQ(trace.warnings().size(), 2u);
+    EXPECT_EQ(trace.warnings()[0].byteOffset, 1u); // the E event
+    EXPECT_NE(trace.warnings()[0].message.find("without a matching \"B\""), std::string::npos);
+    EXPECT_EQ(trace.warnings()[1].byteOffset, json.find(R"({"ph":"B")"));
+    EXPECT_NE(trace.warnings()[1].message.find("without a matching \"E\""), std::string::npos);
+    EXPECT_EQ(trace.warnings()[1].file, "hand.json");
 }
 
 TEST(ChromeTraceReaderDialectTest, FlowsWithoutArgsCorrelationLinkLaunchAndKernel)
@@ -262,11 +262,11 @@ TEST(ChromeTraceReaderDialectTest, MetadataNamesProcessesAndLanes)
       {"ph":"X","cat":"gpu_memcpy","name":"Memcpy DtoH (Device -> Pinned)","pid":0,"tid":7,"ts":2,"dur":1,
        "args":{"device":0,"stream":7,"bytes":1024}},
       {"ph":"C","name":"counter","pid":42,"ts":3,"args":{"value":1}}]})j");
-    EXPECT_EQ(trace.skippedEvents, 0u);
-    EXPECT_TRUE(trace.warnings.empty());
-    ASSERT_EQ(trace.processes.size(), 1u);
-    EXPECT_EQ(trace.processes[0].name, "trainer");
-    EXPECT_EQ(trace.processes[0].sortIndex, 3);
+    EXPECT_EQ(trace.skippedEvents(), 0u);
+    EXPECT_TRUE(trace.warnings().empty());
+    ASSERT_EQ(trace.processes().size(), 1u);
+    EXPECT_EQ(trace.processes()[0].name, "trainer");
+    EXPECT_EQ(trace.processes()[0].sortIndex, 3);
     const Lane* lane = nullptr;
     ASSERT_TRUE(findByName(trace, "cudaMemcpyAsync", &lane));
     EXPECT_EQ(lane->name, "main thread");
@@ -296,14 +296,14 @@ TEST(ChromeTraceReaderDialectTest, WorkerProcessesAndPseudoProcesses)
        "correlation":1}},
       {"ph":"X","cat":"Trace","name":"PyTorch Profiler (0)","pid":"Spans","tid":"PyTorch Profiler","ts":0,"dur":10},
       {"ph":"i","s":"g","name":"Record Window End","pid":"","tid":"","ts":10}]})j");
-    ASSERT_EQ(trace.processes.size(), 2u);
-    EXPECT_EQ(trace.processes[0].pid, 100);
-    EXPECT_EQ(trace.processes[1].pid, 200);
-    EXPECT_EQ(trace.processes[0].rank, 3);
-    EXPECT_EQ(trace.processes[1].rank, 3);
-    EXPECT_EQ(trace.processes[1].sourceFile, "hand.json");
-    ASSERT_EQ(trace.devices.size(), 1u);
-    EXPECT_EQ(trace.devices[0].process.value, 0u);
+    ASSERT_EQ(trace.processes().size(), 2u);
+    EXPECT_EQ(trace.processes()[0].pid, 100);
+    EXPECT_EQ(trace.processes()[1].pid, 200);
+    EXPECT_EQ(trace.processes()[0].rank, 3);
+    EXPECT_EQ(trace.processes()[1].rank, 3);
+    EXPECT_EQ(trace.processes()[1].sourceFile, "hand.json");
+    ASSERT_EQ(trace.devices().size(), 1u);
+    EXPECT_EQ(trace.devices()[0].process.value, 0u);
     const Lane* lane = nullptr;
     ASSERT_TRUE(findByName(trace, "worker op", &lane));
     EXPECT_EQ(lane->process.value, 1u);
@@ -365,7 +365,7 @@ TEST(ChromeTraceReaderDialectTest, EscapedNamesAreDecoded)
     const Trace trace = parseOk(R"j([{"ph":"X","cat":"cpu_op","name":"say \"h\u00e9\" \\ \ud83d\ude00","pid":1,
       "tid":1,"ts":1,"dur":1}])j");
     ASSERT_EQ(trace.eventCount(), 1u);
-    EXPECT_EQ(trace.name(trace.lanes[0].events[0]), "say \"h\xc3\xa9\" \\ \xf0\x9f\x98\x80");
+    EXPECT_EQ(trace.name(trace.lanes()[0].events[0]), "say \"h\xc3\xa9\" \\ \xf0\x9f\x98\x80");
 }
 
 TEST(ChromeTraceReaderDialectTest, ArgsAreKeptVerbatimOrDroppedOnRequest)
@@ -378,7 +378,7 @@ TEST(ChromeTraceReaderDialectTest, ArgsAreKeptVerbatimOrDroppedOnRequest)
     EXPECT_EQ(findByName(kept, "empty")->args, kNoArgs); // an empty object holds nothing worth keeping
     auto dropped = ChromeTraceReader::parse(json, "hand.json", ChromeReadOptions { false });
     ASSERT_TRUE(dropped.ok());
-    EXPECT_TRUE(dropped.value().args.empty());
+    EXPECT_TRUE(dropped.value().args().empty());
     EXPECT_EQ(findByName(dropped.value(), "op")->args, kNoArgs);
 }
 
@@ -388,9 +388,9 @@ TEST(ChromeTraceReaderDialectTest, UnsignedNoStreamBecomesMinusOne)
     const Trace trace = parseOk(R"j([
       {"ph":"X","cat":"cuda_sync","name":"Context Sync","pid":0,"tid":-1,"ts":1,"dur":1,"args":{"stream":4294967295}},
       {"ph":"X","cat":"cuda_sync","name":"Event Sync","pid":0,"tid":-1,"ts":3,"dur":1,"args":{"stream":-1}}])j");
-    ASSERT_EQ(trace.lanes.size(), 1u);
-    EXPECT_EQ(trace.lanes[0].stream, -1);
-    EXPECT_EQ(trace.lanes[0].events.size(), 2u);
+    ASSERT_EQ(trace.lanes().size(), 1u);
+    EXPECT_EQ(trace.lanes()[0].stream, -1);
+    EXPECT_EQ(trace.lanes()[0].events.size(), 2u);
 }
 
 } // namespace

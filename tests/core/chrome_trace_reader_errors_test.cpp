@@ -102,11 +102,11 @@ TEST(ChromeTraceReaderErrorsTest, LargeTruncatedFileLoadsItsCompleteEventsWithAW
     const auto result = ChromeTraceReader::parse(json, "big.json");
     ASSERT_TRUE(result.ok()) << result.error().toString();
     EXPECT_EQ(result.value().eventCount(), 40000u);
-    ASSERT_EQ(result.value().warnings.size(), 1u);
-    EXPECT_EQ(result.value().warnings[0].byteOffset, json.size());
-    EXPECT_EQ(result.value().warnings[0].file, "big.json");
-    EXPECT_NE(result.value().warnings[0].message.find("ends early"), std::string::npos);
-    EXPECT_NE(result.value().warnings[0].message.find("40000 complete events"), std::string::npos);
+    ASSERT_EQ(result.value().warnings().size(), 1u);
+    EXPECT_EQ(result.value().warnings()[0].byteOffset, json.size());
+    EXPECT_EQ(result.value().warnings()[0].file, "big.json");
+    EXPECT_NE(result.value().warnings()[0].message.find("ends early"), std::string::npos);
+    EXPECT_NE(result.value().warnings()[0].message.find("40000 complete events"), std::string::npos);
 }
 
 TEST(ChromeTraceReaderErrorsTest, TruncatedAfterAnEventLoadsThatEvent)
@@ -115,8 +115,8 @@ TEST(ChromeTraceReaderErrorsTest, TruncatedAfterAnEventLoadsThatEvent)
     const auto result = ChromeTraceReader::parse(json, "cut.json");
     ASSERT_TRUE(result.ok()) << result.error().toString();
     EXPECT_EQ(result.value().eventCount(), 1u);
-    ASSERT_EQ(result.value().warnings.size(), 1u);
-    EXPECT_EQ(result.value().warnings[0].byteOffset, json.size());
+    ASSERT_EQ(result.value().warnings().size(), 1u);
+    EXPECT_EQ(result.value().warnings()[0].byteOffset, json.size());
 }
 
 struct FileCase {
@@ -155,10 +155,10 @@ TEST(ChromeTraceReaderErrorsTest, TruncatedFileLoadsItsFirstEventWithAWarningNam
     const auto result = ChromeTraceReader::readFile(path);
     ASSERT_TRUE(result.ok()) << result.error().toString();
     EXPECT_EQ(result.value().eventCount(), 1u); // aten::add; aten::mul is cut off
-    ASSERT_EQ(result.value().warnings.size(), 1u);
-    EXPECT_EQ(result.value().warnings[0].file, path);
-    EXPECT_EQ(result.value().warnings[0].byteOffset, 219u);
-    EXPECT_NE(result.value().warnings[0].message.find("ends early"), std::string::npos);
+    ASSERT_EQ(result.value().warnings().size(), 1u);
+    EXPECT_EQ(result.value().warnings()[0].file, path);
+    EXPECT_EQ(result.value().warnings()[0].byteOffset, 219u);
+    EXPECT_NE(result.value().warnings()[0].message.find("ends early"), std::string::npos);
 }
 
 TEST(ChromeTraceReaderErrorsTest, TruncatedGzipLoadsWhatInflatedAndSaysSo)
@@ -168,8 +168,8 @@ TEST(ChromeTraceReaderErrorsTest, TruncatedGzipLoadsWhatInflatedAndSaysSo)
     ASSERT_TRUE(result.ok()) << result.error().toString();
     const Trace& trace = result.value();
     EXPECT_GT(trace.eventCount(), 100u);
-    ASSERT_FALSE(trace.warnings.empty());
-    const ImportWarning& cut = trace.warnings.back();
+    ASSERT_FALSE(trace.warnings().empty());
+    const ImportWarning& cut = trace.warnings().back();
     EXPECT_EQ(cut.file, path);
     EXPECT_NE(cut.message.find("gzip stream is truncated"), std::string::npos) << cut.message;
     // The offset is in the decompressed content: all that zlib could inflate from the 12,000 bytes.
@@ -230,11 +230,11 @@ TEST_P(BadEventTest, IsSkippedWithAWarningAtItsOffset)
     ASSERT_TRUE(result.ok()) << result.error().toString();
     const Trace& trace = result.value();
     EXPECT_EQ(trace.eventCount(), 2u);
-    EXPECT_EQ(trace.skippedEvents, 1u);
-    ASSERT_EQ(trace.warnings.size(), 1u);
-    EXPECT_EQ(trace.warnings[0].file, "events.json");
-    EXPECT_EQ(trace.warnings[0].byteOffset, json.find(c.event));
-    EXPECT_NE(trace.warnings[0].message.find(c.messagePart), std::string::npos) << trace.warnings[0].message;
+    EXPECT_EQ(trace.skippedEvents(), 1u);
+    ASSERT_EQ(trace.warnings().size(), 1u);
+    EXPECT_EQ(trace.warnings()[0].file, "events.json");
+    EXPECT_EQ(trace.warnings()[0].byteOffset, json.find(c.event));
+    EXPECT_NE(trace.warnings()[0].message.find(c.messagePart), std::string::npos) << trace.warnings()[0].message;
 }
 
 INSTANTIATE_TEST_SUITE_P(HandWritten, BadEventTest,
@@ -269,11 +269,11 @@ TEST(ChromeTraceReaderErrorsTest, ManyBadEventsAreAllCountedButWarningsAreCapped
     const auto result = ChromeTraceReader::parse(json, "many.json");
     ASSERT_TRUE(result.ok());
     EXPECT_EQ(result.value().eventCount(), 1u);
-    EXPECT_EQ(result.value().skippedEvents, 250u);
+    EXPECT_EQ(result.value().skippedEvents(), 250u);
     // 100 event warnings plus one that says how many were skipped in all.
-    ASSERT_EQ(result.value().warnings.size(), 101u);
-    EXPECT_EQ(result.value().warnings[99].byteOffset, 1u + 99u * 50u); // each bad event: 49 bytes and a ','
-    EXPECT_NE(result.value().warnings[100].message.find("250 malformed events"), std::string::npos);
+    ASSERT_EQ(result.value().warnings().size(), 101u);
+    EXPECT_EQ(result.value().warnings()[99].byteOffset, 1u + 99u * 50u); // each bad event: 49 bytes and a ','
+    EXPECT_NE(result.value().warnings()[100].message.find("250 malformed events"), std::string::npos);
 }
 
 TEST(ChromeTraceReaderErrorsTest, UnsupportedPhasesAreReportedOnceAndNotCountedAsMalformed)
@@ -284,10 +284,10 @@ TEST(ChromeTraceReaderErrorsTest, UnsupportedPhasesAreReportedOnceAndNotCountedA
     const auto result = ChromeTraceReader::parse(json, "async.json");
     ASSERT_TRUE(result.ok());
     EXPECT_EQ(result.value().eventCount(), 1u);
-    EXPECT_EQ(result.value().skippedEvents, 0u);
-    ASSERT_EQ(result.value().warnings.size(), 1u);
-    EXPECT_EQ(result.value().warnings[0].byteOffset, 1u);
-    EXPECT_EQ(result.value().warnings[0].message, "2 events of unsupported phase \"b\" were ignored");
+    EXPECT_EQ(result.value().skippedEvents(), 0u);
+    ASSERT_EQ(result.value().warnings().size(), 1u);
+    EXPECT_EQ(result.value().warnings()[0].byteOffset, 1u);
+    EXPECT_EQ(result.value().warnings()[0].message, "2 events of unsupported phase \"b\" were ignored");
 }
 
 } // namespace
@@ -319,9 +319,9 @@ TEST_P(TruncationTest, EveryPrefixOfATraceIsTruncatedAtItsOwnEnd)
             continue;
         }
         ++loaded;
-        ASSERT_FALSE(result.value().warnings.empty()) << length;
-        EXPECT_EQ(result.value().warnings.back().byteOffset, length);
-        EXPECT_NE(result.value().warnings.back().message.find("ends early"), std::string::npos);
+        ASSERT_FALSE(result.value().warnings().empty()) << length;
+        EXPECT_EQ(result.value().warnings().back().byteOffset, length);
+        EXPECT_NE(result.value().warnings().back().message.find("ends early"), std::string::npos);
         EXPECT_GE(result.value().eventCount(), previousEvents) << length;
         previousEvents = result.value().eventCount();
     }
@@ -358,7 +358,7 @@ TEST(ChromeTraceReaderErrorsTest, CorruptedBytesNeverCrashAndStayWithinTheInput)
             ASSERT_TRUE(result.error().byteOffset);
             EXPECT_LE(*result.error().byteOffset, json.size());
         } else {
-            EXPECT_LE(result.value().eventCount() + result.value().skippedEvents, 11u + 3u);
+            EXPECT_LE(result.value().eventCount() + result.value().skippedEvents(), 11u + 3u);
         }
     }
     EXPECT_GT(errors, 0);
@@ -387,9 +387,9 @@ TEST_P(TopLevelValueAcrossWindows, ANumberCutByTheWindowIsReadWhole)
     const auto windowed = ChromeTraceReader::parse(json, "windowed.json", options);
     ASSERT_TRUE(windowed.ok()) << windowed.error().toString();
     EXPECT_EQ(windowed.value().eventCount(), 1u);
-    ASSERT_EQ(windowed.value().processes.size(), whole.value().processes.size());
-    const std::string& metadata = windowed.value().processes[0].fileMetadataJson;
-    EXPECT_EQ(metadata, whole.value().processes[0].fileMetadataJson);
+    ASSERT_EQ(windowed.value().processes().size(), whole.value().processes().size());
+    const std::string& metadata = windowed.value().processes()[0].fileMetadataJson;
+    EXPECT_EQ(metadata, whole.value().processes()[0].fileMetadataJson);
     EXPECT_NE(metadata.find("1712867402348624000"), std::string::npos) << metadata;
     EXPECT_NE(metadata.find("123456789012"), std::string::npos) << metadata;
 

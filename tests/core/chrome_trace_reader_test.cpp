@@ -3,7 +3,7 @@
 // from tests/data/NOTICE.md / ../shared/data/traces/SOURCES.md; figures marked (counted) were counted
 // independently in the JSON with Python's json module (X events of that `cat`; events = X + i entries).
 #include "core/io/chrome/chrome_trace_reader.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -19,9 +19,9 @@ using test::countKind;
 
 std::optional<LaneIndex> findGpuLane(const Trace& trace, int deviceId, std::int64_t stream)
 {
-    for (std::uint32_t i = 0; i < trace.lanes.size(); ++i) {
-        const Lane& lane = trace.lanes[i];
-        if (lane.kind == LaneKind::GpuStream && trace.devices[lane.device.value].id == deviceId
+    for (std::uint32_t i = 0; i < trace.lanes().size(); ++i) {
+        const Lane& lane = trace.lanes()[i];
+        if (lane.kind == LaneKind::GpuStream && trace.devices()[lane.device.value].id == deviceId
             && lane.stream == stream)
             return LaneIndex { i };
     }
@@ -30,9 +30,9 @@ std::optional<LaneIndex> findGpuLane(const Trace& trace, int deviceId, std::int6
 
 std::optional<LaneIndex> findThreadLane(const Trace& trace, std::int64_t pid, std::int64_t tid)
 {
-    for (std::uint32_t i = 0; i < trace.lanes.size(); ++i) {
-        const Lane& lane = trace.lanes[i];
-        if (lane.kind == LaneKind::CpuThread && trace.processes[lane.process.value].pid == pid && lane.tid == tid)
+    for (std::uint32_t i = 0; i < trace.lanes().size(); ++i) {
+        const Lane& lane = trace.lanes()[i];
+        if (lane.kind == LaneKind::CpuThread && trace.processes()[lane.process.value].pid == pid && lane.tid == tid)
             return LaneIndex { i };
     }
     return std::nullopt;
@@ -41,7 +41,7 @@ std::optional<LaneIndex> findThreadLane(const Trace& trace, std::int64_t pid, st
 /// The event of a lane that starts at `start` (the lane is sorted by start).
 std::optional<EventRef> eventAt(const Trace& trace, LaneIndex lane, TimeNs start)
 {
-    const auto& events = trace.lanes[lane.value].events;
+    const auto& events = trace.lanes()[lane.value].events;
     const auto it
         = std::partition_point(events.begin(), events.end(), [start](const Event& e) { return e.start < start; });
     if (it == events.end() || it->start != start)
@@ -76,13 +76,13 @@ TEST_P(RealTraceTest, LoadsWithTheCountsItsSourceStates)
 {
     const RealTraceCase& c = GetParam();
     const Trace trace = load(c.path);
-    EXPECT_EQ(trace.skippedEvents, 0u);
-    EXPECT_TRUE(trace.warnings.empty()) << trace.warnings.front().message;
-    ASSERT_EQ(trace.processes.size(), 1u);
-    EXPECT_EQ(trace.processes[0].pid, c.hostPid);
-    EXPECT_EQ(trace.processes[0].rank, c.rank);
-    EXPECT_EQ(trace.processes[0].sourceFile, test::dataPath(c.path));
-    EXPECT_EQ(trace.devices.size(), c.devices);
+    EXPECT_EQ(trace.skippedEvents(), 0u);
+    EXPECT_TRUE(trace.warnings().empty()) << trace.warnings().front().message;
+    ASSERT_EQ(trace.processes().size(), 1u);
+    EXPECT_EQ(trace.processes()[0].pid, c.hostPid);
+    EXPECT_EQ(trace.processes()[0].rank, c.rank);
+    EXPECT_EQ(trace.processes()[0].sourceFile, test::dataPath(c.path));
+    EXPECT_EQ(trace.devices().size(), c.devices);
     EXPECT_EQ(trace.eventCount(), c.events);
     EXPECT_EQ(countKind(trace, EventKind::Kernel), c.kernels);
     EXPECT_EQ(countKind(trace, EventKind::Memcpy), c.memcpys);
@@ -91,8 +91,8 @@ TEST_P(RealTraceTest, LoadsWithTheCountsItsSourceStates)
     EXPECT_EQ(countKind(trace, EventKind::RuntimeApi), c.runtimeCalls);
 
     std::size_t withLaunch = 0;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
             // GPU-lane kinds live on stream lanes and only there.
             EXPECT_EQ(isGpuLaneKind(lane.events[i].kind), lane.kind == LaneKind::GpuStream);
@@ -154,15 +154,15 @@ TEST_P(WindowSizeTest, ItemsAcrossWindowBoundariesParseTheSame)
     auto result = ChromeTraceReader::readFile(path, options);
     ASSERT_TRUE(result.ok()) << result.error().toString();
     const Trace& trace = result.value();
-    EXPECT_EQ(trace.warnings.size(), 0u);
-    ASSERT_EQ(trace.lanes.size(), reference.lanes.size());
-    ASSERT_EQ(trace.processes.size(), reference.processes.size());
-    EXPECT_EQ(trace.processes[0].fileMetadataJson, reference.processes[0].fileMetadataJson);
-    ASSERT_EQ(trace.devices.size(), reference.devices.size());
-    EXPECT_EQ(trace.devices[0].propertiesJson, reference.devices[0].propertiesJson);
-    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& a = trace.lanes[l];
-        const Lane& b = reference.lanes[l];
+    EXPECT_EQ(trace.warnings().size(), 0u);
+    ASSERT_EQ(trace.lanes().size(), reference.lanes().size());
+    ASSERT_EQ(trace.processes().size(), reference.processes().size());
+    EXPECT_EQ(trace.processes()[0].fileMetadataJson, reference.processes()[0].fileMetadataJson);
+    ASSERT_EQ(trace.devices().size(), reference.devices().size());
+    EXPECT_EQ(trace.devices()[0].propertiesJson, reference.devices()[0].propertiesJson);
+    for (std::size_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& a = trace.lanes()[l];
+        const Lane& b = reference.lanes()[l];
         EXPECT_EQ(a.name, b.name);
         ASSERT_EQ(a.events.size(), b.events.size());
         for (std::size_t i = 0; i < a.events.size(); ++i) {
@@ -197,11 +197,11 @@ TEST(ChromeTraceReaderRealTest, SimpleAddLinksKernelToItsLaunchWithHtaDelayAndGa
     EXPECT_EQ(trace.name(l), "cudaLaunchKernel");
     EXPECT_EQ(l.kind, EventKind::RuntimeApi);
     EXPECT_EQ(k.start - l.start, 27000);
-    EXPECT_EQ(trace.lanes[launch->lane.value].tid, 493459);
+    EXPECT_EQ(trace.lanes()[launch->lane.value].tid, 493459);
     const auto ops = trace.gpuOpsOf(*launch);
     ASSERT_EQ(ops.size(), 1u);
     EXPECT_EQ(ops[0], *kernel);
-    const Event& next = trace.lanes[stream20->value].events[kernel->index + 1];
+    const Event& next = trace.lanes()[stream20->value].events[kernel->index + 1];
     EXPECT_EQ(trace.name(next), "ampere_gcgemm_64x64_nt");
     EXPECT_EQ(next.start - k.end, 7000);
 }
@@ -209,17 +209,17 @@ TEST(ChromeTraceReaderRealTest, SimpleAddLinksKernelToItsLaunchWithHtaDelayAndGa
 TEST(ChromeTraceReaderRealTest, SimpleAddKeepsProcessDeviceMemcpyAndFileMetadata)
 {
     const Trace trace = load("hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz");
-    ASSERT_EQ(trace.processes.size(), 1u);
-    EXPECT_EQ(trace.processes[0].name, "python3.10");
-    EXPECT_EQ(trace.processes[0].sortIndex, 493459);
-    ASSERT_EQ(trace.devices.size(), 1u); // deviceProperties lists 8 GPUs; only device 0 has events
-    EXPECT_EQ(trace.devices[0].id, 0);
-    EXPECT_EQ(trace.devices[0].name, "NVIDIA A100-PG509-200");
-    const auto props = nlohmann::json::parse(trace.devices[0].propertiesJson);
+    ASSERT_EQ(trace.processes().size(), 1u);
+    EXPECT_EQ(trace.processes()[0].name, "python3.10");
+    EXPECT_EQ(trace.processes()[0].sortIndex, 493459);
+    ASSERT_EQ(trace.devices().size(), 1u); // deviceProperties lists 8 GPUs; only device 0 has events
+    EXPECT_EQ(trace.devices()[0].id, 0);
+    EXPECT_EQ(trace.devices()[0].name, "NVIDIA A100-PG509-200");
+    const auto props = nlohmann::json::parse(trace.devices()[0].propertiesJson);
     EXPECT_EQ(props["id"], 0);
     EXPECT_EQ(props["numSms"], 108);
 
-    const auto meta = nlohmann::json::parse(trace.processes[0].fileMetadataJson);
+    const auto meta = nlohmann::json::parse(trace.processes()[0].fileMetadataJson);
     EXPECT_FALSE(meta.contains("traceEvents"));
     EXPECT_EQ(meta["schemaVersion"], 1);
     EXPECT_EQ(meta["distributedInfo"]["rank"], 0);
@@ -229,7 +229,7 @@ TEST(ChromeTraceReaderRealTest, SimpleAddKeepsProcessDeviceMemcpyAndFileMetadata
     // The first memcpy: "Memcpy HtoD (Pageable -> Device)", ts 1694039994071305, dur 11, 92928 bytes, stream 7.
     const auto stream7 = findGpuLane(trace, 0, 7);
     ASSERT_TRUE(stream7);
-    EXPECT_EQ(trace.lanes[stream7->value].name, "stream 7 ");
+    EXPECT_EQ(trace.lanes()[stream7->value].name, "stream 7 ");
     const auto memcpy = eventAt(trace, *stream7, 1694039994071305000);
     ASSERT_TRUE(memcpy);
     const Event& m = trace.event(*memcpy);
@@ -243,7 +243,7 @@ TEST(ChromeTraceReaderRealTest, SimpleAddKeepsProcessDeviceMemcpyAndFileMetadata
 
     const auto host = findThreadLane(trace, 493459, 493459);
     ASSERT_TRUE(host);
-    EXPECT_EQ(trace.lanes[host->value].name, "thread 493459 (python3.10)");
+    EXPECT_EQ(trace.lanes()[host->value].name, "thread 493459 (python3.10)");
 }
 
 TEST(ChromeTraceReaderRealTest, CudaEventSyncHasThreeSyncsOnStreamMinusOne)
@@ -253,7 +253,7 @@ TEST(ChromeTraceReaderRealTest, CudaEventSyncHasThreeSyncsOnStreamMinusOne)
     const Trace trace = load("hta/critical_path/cuda_event_sync/event_sync_trace.json.gz");
     const auto noStream = findGpuLane(trace, 0, -1);
     ASSERT_TRUE(noStream);
-    const auto& events = trace.lanes[noStream->value].events;
+    const auto& events = trace.lanes()[noStream->value].events;
     ASSERT_EQ(events.size(), 3u);
     std::vector<std::string_view> names;
     for (const Event& e : events) {
@@ -265,7 +265,7 @@ TEST(ChromeTraceReaderRealTest, CudaEventSyncHasThreeSyncsOnStreamMinusOne)
     const auto stream7 = findGpuLane(trace, 0, 7);
     ASSERT_TRUE(stream7);
     std::vector<std::string_view> syncs7;
-    for (const Event& e : trace.lanes[stream7->value].events) {
+    for (const Event& e : trace.lanes()[stream7->value].events) {
         if (e.kind == EventKind::Sync)
             syncs7.push_back(trace.name(e));
     }
@@ -279,16 +279,16 @@ TEST(ChromeTraceReaderRealTest, LegacyArrayFormatReadsStreamTidsAndNumericString
     // GPU events are written under tid "stream 7": one lane, device 0 stream 7, 9538 + 12 + 377 events (counted).
     const auto stream7 = findGpuLane(trace, 0, 7);
     ASSERT_TRUE(stream7);
-    EXPECT_EQ(trace.lanes[stream7->value].events.size(), 9538u + 12u + 377u);
-    EXPECT_TRUE(trace.processes[0].fileMetadataJson.empty()); // a bare array has no top-level keys
-    EXPECT_EQ(trace.processes[0].name, "python");
+    EXPECT_EQ(trace.lanes()[stream7->value].events.size(), 9538u + 12u + 377u);
+    EXPECT_TRUE(trace.processes()[0].fileMetadataJson.empty()); // a bare array has no top-level keys
+    EXPECT_EQ(trace.processes()[0].name, "python");
     // Host tids are numeric strings ("4093687616") and thread_name metadata names them.
     const auto thread1 = findThreadLane(trace, 67844, 4093687616);
     ASSERT_TRUE(thread1);
-    EXPECT_EQ(trace.lanes[thread1->value].name, "thread 1 (python)");
+    EXPECT_EQ(trace.lanes()[thread1->value].name, "thread 1 (python)");
     const auto thread0 = findThreadLane(trace, 67844, 2662278912);
     ASSERT_TRUE(thread0);
-    EXPECT_EQ(trace.lanes[thread0->value].name, "thread 0 (python)");
+    EXPECT_EQ(trace.lanes()[thread0->value].name, "thread 0 (python)");
     // The first kernel of the file: ts 1606910596288085, dur 379, correlation 60032.
     const auto kernel = eventAt(trace, *stream7, 1606910596288085000);
     ASSERT_TRUE(kernel);
@@ -302,7 +302,7 @@ TEST(ChromeTraceReaderRealTest, NsResolutionTraceKeepsMicrosecondUnitsAndFractio
     // "dur": 4.928 on stream 7, launched by cudaLaunchKernel "ts": 1712195495505543.140, "dur": 41.768
     // (correlation 135071). A double cannot hold these: Python's json reads them as …583.0 and …543.2.
     const Trace trace = load("hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
-    EXPECT_EQ(nlohmann::json::parse(trace.processes[0].fileMetadataJson)["displayTimeUnit"], "ns");
+    EXPECT_EQ(nlohmann::json::parse(trace.processes()[0].fileMetadataJson)["displayTimeUnit"], "ns");
     const auto stream7 = findGpuLane(trace, 0, 7);
     ASSERT_TRUE(stream7);
     const auto kernel = eventAt(trace, *stream7, 1712195495505582988);
@@ -321,7 +321,7 @@ TEST(ChromeTraceReaderRealTest, ResNetHasSixProfilerSteps)
     // SOURCES: 6 ProfilerStep# ranges (steps 5–10).
     const Trace trace = load("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
     std::vector<std::string_view> steps;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             if (trace.name(e).starts_with("ProfilerStep#"))
                 steps.push_back(trace.name(e));
@@ -339,21 +339,21 @@ TEST(ChromeTraceReaderRealTest, SampledRanksPutGpuEventsOnTheirOwnDevice)
     for (const auto& [file, rank] : { std::pair { "hta/trace_filter/sampled_rank-0.json.gz", 0 },
              std::pair { "hta/trace_filter/sampled_rank-1.json.gz", 1 } }) {
         const Trace trace = load(file);
-        ASSERT_EQ(trace.devices.size(), 1u);
-        EXPECT_EQ(trace.devices[0].id, rank);
-        EXPECT_EQ(trace.devices[0].process.value, 0u);
+        ASSERT_EQ(trace.devices().size(), 1u);
+        EXPECT_EQ(trace.devices()[0].id, rank);
+        EXPECT_EQ(trace.devices()[0].process.value, 0u);
         const auto gpuLanes = std::count_if(
-            trace.lanes.begin(), trace.lanes.end(), [](const Lane& l) { return l.kind == LaneKind::GpuStream; });
+            trace.lanes().begin(), trace.lanes().end(), [](const Lane& l) { return l.kind == LaneKind::GpuStream; });
         EXPECT_EQ(gpuLanes, 5);
-        EXPECT_EQ(nlohmann::json::parse(trace.processes[0].fileMetadataJson)["distributedInfo"]["world_size"], 128);
+        EXPECT_EQ(nlohmann::json::parse(trace.processes()[0].fileMetadataJson)["distributedInfo"]["world_size"], 128);
     }
 }
 
 TEST(ChromeTraceReaderRealTest, CpuOnlyTraceHasNoDevicesAndNoGpuLanes)
 {
     const Trace trace = load("hta/rank_non_gpu/rank_non_gpu.json.gz");
-    EXPECT_TRUE(trace.devices.empty());
-    for (const Lane& lane : trace.lanes)
+    EXPECT_TRUE(trace.devices().empty());
+    for (const Lane& lane : trace.lanes())
         EXPECT_EQ(lane.kind, LaneKind::CpuThread);
     EXPECT_EQ(countKind(trace, EventKind::CpuOp), 2424u); // counted
     EXPECT_EQ(countKind(trace, EventKind::UserAnnotation), 43u); // counted
@@ -364,11 +364,11 @@ TEST(ChromeTraceReaderRealTest, PythonTracerEventsUnderGpuPidBelongToTheHostProc
     // TraceLens' bert trace has 5 python_function events under pid 0 / tid 0 (the GPU's pid); they are host
     // events of the profiled process, on a thread lane named by the file's thread_name metadata.
     const Trace trace = load("tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz");
-    ASSERT_EQ(trace.processes.size(), 1u);
+    ASSERT_EQ(trace.processes().size(), 1u);
     const auto lane = findThreadLane(trace, 19392, 0);
     ASSERT_TRUE(lane);
-    EXPECT_EQ(trace.lanes[lane->value].name, "thread 0 (python3)");
-    EXPECT_EQ(trace.lanes[lane->value].events.size(), 5u);
+    EXPECT_EQ(trace.lanes()[lane->value].name, "thread 0 (python3)");
+    EXPECT_EQ(trace.lanes()[lane->value].events.size(), 5u);
     EXPECT_EQ(countKind(trace, EventKind::PythonFunction), 1385u); // counted
     EXPECT_EQ(countKind(trace, EventKind::DriverApi), 22u); // counted
 }

@@ -288,11 +288,18 @@ TEST(ChromeTraceWriter, NamesProcessesThreadsGpusAndStreams)
 
 TEST(ChromeTraceWriter, WritesBackTheFileMetadataAndFillsWhatItLacks)
 {
-    Trace trace = buildEveryKindTrace();
-    trace.processes[0].rank = 0;
-    trace.processes[0].fileMetadataJson = R"({"schemaVersion": 1,
-        "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 128},
-        "displayTimeUnit": "ns", "traceName": "x.json", "traceEvents": "must not be copied"})";
+    // The trace reopened, changed, and finished again.
+    const auto edited = [](Trace trace, const auto& change) {
+        TraceBuilder builder(std::move(trace));
+        change(builder);
+        return std::move(builder).finish();
+    };
+    Trace trace = edited(buildEveryKindTrace(), [](TraceBuilder& b) {
+        b.processes()[0].rank = 0;
+        b.processes()[0].fileMetadataJson = R"({"schemaVersion": 1,
+            "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 128},
+            "displayTimeUnit": "ns", "traceName": "x.json", "traceEvents": "must not be copied"})";
+    });
     json doc = json::parse(writeToString(trace));
     EXPECT_EQ(doc["distributedInfo"], json::parse(R"({"backend": "nccl", "rank": 0, "world_size": 128})"));
     EXPECT_EQ(doc["displayTimeUnit"], "ns");
@@ -301,17 +308,21 @@ TEST(ChromeTraceWriter, WritesBackTheFileMetadataAndFillsWhatItLacks)
     EXPECT_EQ(doc["deviceProperties"], json::parse(R"([{"id": 1, "name": "NVIDIA H100"}])")); // from the model
 
     // distributedInfo without a rank gets the model's; stored deviceProperties win over the model's.
-    trace.processes[0].rank = 5;
-    trace.processes[0].fileMetadataJson
-        = R"({"distributedInfo": {"backend": "nccl"}, "deviceProperties": [{"id": 1, "name": "A100"}]})";
+    trace = edited(std::move(trace), [](TraceBuilder& b) {
+        b.processes()[0].rank = 5;
+        b.processes()[0].fileMetadataJson
+            = R"({"distributedInfo": {"backend": "nccl"}, "deviceProperties": [{"id": 1, "name": "A100"}]})";
+    });
     doc = json::parse(writeToString(trace));
     EXPECT_EQ(doc["distributedInfo"], json::parse(R"({"backend": "nccl", "rank": 5})"));
     EXPECT_EQ(doc["deviceProperties"], json::parse(R"([{"id": 1, "name": "A100"}])"));
     EXPECT_EQ(doc["schemaVersion"], 1);
 
     // A device's stored properties object is written as is.
-    trace.processes[0].fileMetadataJson.clear();
-    trace.devices[0].propertiesJson = R"({"id": 1, "name": "NVIDIA H100", "totalGlobalMem": 85520809984})";
+    trace = edited(std::move(trace), [](TraceBuilder& b) {
+        b.processes()[0].fileMetadataJson.clear();
+        b.devices()[0].propertiesJson = R"({"id": 1, "name": "NVIDIA H100", "totalGlobalMem": 85520809984})";
+    });
     doc = json::parse(writeToString(trace));
     EXPECT_EQ(
         doc["deviceProperties"], json::parse(R"([{"id": 1, "name": "NVIDIA H100", "totalGlobalMem": 85520809984}])"));

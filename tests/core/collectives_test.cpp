@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Collectives and skew (DESIGN.md §4) on hand-built cases whose answers are worked out in the comments.
 #include "core/analysis/collectives.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 
 #include <gtest/gtest.h>
 
@@ -162,7 +162,7 @@ TEST(Collectives, RankListsAreWrittenAsRanges)
 // does not start with nccl), and "rcclKernel" is (RCCL).
 TEST(Collectives, FindsCollectiveKernelsWithTheirArgsAndExposedParts)
 {
-    test::TraceBuilder builder;
+    test::HandTrace builder;
     builder.cpuOp(1, 90, 99, "record_param_comms")
         .args(R"({"External id": 9, "Collective name": "allreduce", "Process Group Name": "default_pg", "Seq": 7})")
         .runtime(1, 91, 95, "cudaLaunchKernel", 5)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/compare.h"
 #include "core/io/trace_file.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ struct Analyzed {
     AnalysisResult result;
     RunSummary summary() const
     {
-        return summarizeRun(trace, result, trace.processes.empty() ? "" : trace.processes[0].sourceFile);
+        return summarizeRun(trace, result, trace.processes().empty() ? "" : trace.processes()[0].sourceFile);
     }
 };
 
@@ -292,7 +292,7 @@ TEST(CompareRuns, WithoutStepsOnlyTheWindowFiguresCompare)
 TEST(CompareRuns, DevicesMatchByRankAndWarningsNameTheDifferences)
 {
     // BASE: ranks 0 and 1, each one kernel per device 0; NEW: rank 0 only, and an extra event kind (memcpy).
-    Trace base = test::TraceBuilder()
+    Trace base = test::HandTrace()
                      .process(10, 0)
                      .kernel(7, 0, 50)
                      .kernel(7, 60, 100)
@@ -300,7 +300,7 @@ TEST(CompareRuns, DevicesMatchByRankAndWarningsNameTheDifferences)
                      .kernel(7, 0, 80)
                      .kernel(7, 90, 100)
                      .build();
-    Trace fresh = test::TraceBuilder().process(20, 0).kernel(7, 0, 40).kernel(7, 50, 100).memcpy(7, 40, 45).build();
+    Trace fresh = test::HandTrace().process(20, 0).kernel(7, 0, 40).kernel(7, 50, 100).memcpy(7, 40, 45).build();
     const Analyzed b = analyzed(std::move(base), {});
     const Analyzed n = analyzed(std::move(fresh), {});
     const RunDiff diff = diffOf(b, n);

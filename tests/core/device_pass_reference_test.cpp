@@ -25,7 +25,7 @@ struct Generated {
 Generated generate(std::uint32_t seed)
 {
     Generated out;
-    Trace& trace = out.trace;
+    TraceBuilder trace;
     std::mt19937_64 random(seed);
     const auto between = [&](TimeNs lo, TimeNs hi) { return std::uniform_int_distribution<TimeNs>(lo, hi)(random); };
     Process process;
@@ -75,25 +75,25 @@ Generated generate(std::uint32_t seed)
             // The launch came before the op, now and then long before (a queue), or, for a host-bound gap,
             // just before.
             const TimeNs launchStart = start - (between(0, 3) == 0 ? between(1'000, 100'000) : between(100, 5'000));
-            trace.lanes[thread.value].events.push_back(test::makeEvent(trace, EventKind::RuntimeApi, "cudaLaunchKernel",
-                launchStart, launchStart + between(50, 2'000), op.correlation));
+            trace.lanes()[thread.value].events.push_back(test::makeEvent(trace, EventKind::RuntimeApi,
+                "cudaLaunchKernel", launchStart, launchStart + between(50, 2'000), op.correlation));
         }
-        trace.lanes[lanes[static_cast<std::size_t>(s)].value].events.push_back(op);
+        trace.lanes()[lanes[static_cast<std::size_t>(s)].value].events.push_back(op);
     }
     // A few host syncs, and steps on the first thread.
     for (int k = 0; k < 4; ++k) {
         const TimeNs t = between(0, 2'000'000);
-        trace.lanes[threads[1].value].events.push_back(
+        trace.lanes()[threads[1].value].events.push_back(
             test::makeEvent(trace, EventKind::RuntimeApi, "cudaStreamSynchronize", t, t + between(1'000, 60'000)));
     }
     for (int k = 0; k < 5; ++k) {
         const TimeNs t = 100'000 + k * 380'000;
-        trace.lanes[threads[0].value].events.push_back(test::makeEvent(
+        trace.lanes()[threads[0].value].events.push_back(test::makeEvent(
             trace, EventKind::UserAnnotation, "ProfilerStep#" + std::to_string(k), t, t + between(100'000, 300'000)));
     }
-    trace.finalize();
+    out.trace = std::move(trace).finish();
     for (LaneIndex lane : lanes) {
-        for (std::uint32_t i = 0; i < trace.lanes[lane.value].events.size(); ++i)
+        for (std::uint32_t i = 0; i < out.trace.lanes()[lane.value].events.size(); ++i)
             out.gpuOps.push_back({ lane, i });
     }
     return out;
@@ -139,7 +139,7 @@ Expected reference(const Generated& g, const Window& window, ActivitySet set, Ti
     out.exposed.idle = w.totalLength() - all.intersect(w).totalLength();
 
     std::vector<Interval> syncCalls;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             if (lane.kind == LaneKind::CpuThread && isSynchronizingCall(trace.name(e)))
                 syncCalls.push_back({ e.start, e.end });
@@ -214,8 +214,8 @@ TEST_P(DevicePassReference, MatchesTheDefinitionsOnRandomTraces)
         EXPECT_EQ(d.gapCount, expected.gaps.size());
         // Then each stream that has activity, in lane order.
         std::vector<Gap> expectedGaps = expected.gaps;
-        for (const Lane& lane : g.trace.lanes) {
-            const auto index = static_cast<std::uint32_t>(&lane - g.trace.lanes.data());
+        for (const Lane& lane : g.trace.lanes()) {
+            const auto index = static_cast<std::uint32_t>(&lane - g.trace.lanes().data());
             if (lane.kind != LaneKind::GpuStream
                 || std::none_of(lane.events.begin(), lane.events.end(), [&](const Event& e) {
                        return e.end > e.start

@@ -4,7 +4,7 @@
 // The one hand-built trace that holds every EventKind, for the writers' and loaders' tests
 // (chrome_trace_writer_test.cpp, trace_file_test.cpp).
 
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 #include "tests/make_event.h"
 
 namespace gapscope::test {
@@ -16,24 +16,24 @@ namespace gapscope::test {
 /// then streams by id), so that writing the trace read back gives the same bytes.
 inline Trace buildEveryKindTrace(TimeNs origin = 0)
 {
-    Trace trace;
+    TraceBuilder trace;
     Process process;
     process.pid = 4242;
     process.name = "train.py";
     process.rank = 3;
     const ProcessIndex p = trace.addProcess(process);
     const LaneIndex thread = trace.threadLane(p, 4243);
-    trace.lanes[thread.value].name = "thread 4243 (python)";
+    trace.lanes()[thread.value].name = "thread 4243 (python)";
     const DeviceIndex gpu = trace.device(p, 1);
-    trace.devices[gpu.value].name = "NVIDIA H100";
+    trace.devices()[gpu.value].name = "NVIDIA H100";
     const LaneIndex stream7 = trace.streamLane(gpu, 7);
-    trace.lanes[stream7.value].name = "stream 7";
+    trace.lanes()[stream7.value].name = "stream 7";
     const LaneIndex stream20 = trace.streamLane(gpu, 20);
 
     auto add = [&](LaneIndex lane, Event e) {
         e.start += origin;
         e.end += origin;
-        trace.lanes[lane.value].events.push_back(e);
+        trace.lanes()[lane.value].events.push_back(e);
     };
     add(thread, makeEvent(trace, EventKind::NvtxRange, "forward", 900000, 2000000));
     add(thread, makeEvent(trace, EventKind::UserAnnotation, "ProfilerStep#3", 900500, 1999000));
@@ -62,8 +62,7 @@ inline Trace buildEveryKindTrace(TimeNs origin = 0)
     set.bytes = 128;
     add(stream20, set);
     add(stream20, makeEvent(trace, EventKind::GpuUserAnnotation, "Optimizer.step", 1200000, 1400000));
-    trace.finalize();
-    return trace;
+    return std::move(trace).finish();
 }
 
 } // namespace gapscope::test

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/analysis.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@ namespace gapscope {
 namespace {
 
 using test::findEvent;
+using test::HandTrace;
 using test::ms;
-using test::TraceBuilder;
 using test::us;
 
 TimeNs sum(const ExposedTime& e)
@@ -23,7 +23,7 @@ TimeNs sum(const ExposedTime& e)
 // both launches; its GPU ops end at 90 ms, so the step (and the `steps` window) is [0, 90 ms).
 Trace designExampleStep()
 {
-    return TraceBuilder()
+    return HandTrace()
         .cpuOp(1, 0, 21'000, "ProfilerStep#1")
         .cpuOp(1, 0, 20'000, "data_prep")
         .runtime(1, 20'000, 20'010, "cudaLaunchKernel", 1)
@@ -77,7 +77,7 @@ class ExposedPriorityTest : public testing::TestWithParam<ExposedCase> { };
 // compute), each on its own stream.
 TEST_P(ExposedPriorityTest, ChargesEachInstantToTheHighestActiveCategory)
 {
-    const Trace trace = TraceBuilder()
+    const Trace trace = HandTrace()
                             .kernel(1, 0, 10, "gemm")
                             .kernel(2, 5, 20, "ncclDevKernel_AllReduce")
                             .memcpy(3, 15, 30)
@@ -108,7 +108,7 @@ INSTANTIATE_TEST_SUITE_P(Windows, ExposedPriorityTest,
 TEST(ExposedTimeTest, StepsWindowWithAPauseBetweenStepsSumsToItsLength)
 {
     // Two steps with a CPU-only stretch between them: the window is one range, [0, 60), pause included.
-    Trace trace = TraceBuilder()
+    Trace trace = HandTrace()
                       .cpuOp(1, 0, 10, "ProfilerStep#1")
                       .cpuOp(1, 50, 60, "ProfilerStep#2")
                       .kernel(7, 2, 8, "k")

@@ -5,7 +5,7 @@
 #include "core/analysis/analysis.h"
 #include "core/io/chrome/chrome_trace_reader.h"
 #include "core/io/native/native_trace_reader.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ using test::findEvent;
 // range from the gap's evidence.
 TEST(FuzzRegression, HostRangeOfAGapLongerThanHalfTheInt64Range)
 {
-    test::TraceBuilder b;
+    test::HandTrace b;
     b.device(0)
         .runtime(1, 0.5, 0.9, "cudaLaunchKernel", 1)
         .kernel(7, 1.0, 2.0, "first", 1)
@@ -63,11 +63,11 @@ TEST_P(FuzzRegressionFarEvent, IsSkippedAndTheRestAnalyzes)
     auto capture = NativeTraceReader::readFile(path);
     ASSERT_TRUE(capture) << capture.error().toString();
     const Trace& trace = capture.value();
-    EXPECT_EQ(trace.skippedEvents, GetParam().skipped);
+    EXPECT_EQ(trace.skippedEvents(), GetParam().skipped);
     if (GetParam().farOffset) {
-        ASSERT_FALSE(trace.warnings.empty());
-        EXPECT_EQ(trace.warnings[0].byteOffset, GetParam().farOffset);
-        EXPECT_NE(trace.warnings[0].message.find("beyond 2^62 ns"), std::string::npos) << trace.warnings[0].message;
+        ASSERT_FALSE(trace.warnings().empty());
+        EXPECT_EQ(trace.warnings()[0].byteOffset, GetParam().farOffset);
+        EXPECT_NE(trace.warnings()[0].message.find("beyond 2^62 ns"), std::string::npos) << trace.warnings()[0].message;
     }
     AnalysisOptions options;
     options.window.kind = WindowKind::Trace;

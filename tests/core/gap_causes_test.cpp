@@ -5,7 +5,7 @@
 #include "core/analysis/gap_finder.h"
 #include "core/analysis/host_scan.h"
 #include "core/analysis/name_classes.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@ namespace gapscope {
 namespace {
 
 using test::findEvent;
-using test::TraceBuilder;
+using test::HandTrace;
 using test::us;
 
 struct CauseCase {
@@ -84,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
         // B's launch (12) came after the gap began (the sync rule is evaluated first).
         CauseCase { "sync",
             [] {
-                return TraceBuilder()
+                return HandTrace()
                     .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                     .runtime(1, 3, 12, "cudaDeviceSynchronize")
                     .runtime(1, 12, 14, "cudaLaunchKernel", 2)
@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
         // The synchronous cudaMemcpy (driver name with ABI suffix) counts as synchronizing too.
         CauseCase { "syncDriverMemcpy",
             [] {
-                return TraceBuilder()
+                return HandTrace()
                     .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                     .driver(2, 8, 30, "cuMemcpyDtoH_v2")
                     .runtime(1, 15, 17, "cudaLaunchKernel", 2)
@@ -113,7 +113,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
         // too but is outer; tokenize [30, 40) holds the midpoint but covers only 10 µs.
         CauseCase { "host",
             [] {
-                return TraceBuilder()
+                return HandTrace()
                     .cpuOp(1, 0, 70, "train_step")
                     .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                     .runtime(1, 3, 10, "cudaStreamSynchronize")
@@ -130,7 +130,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
         // Both launches long before; B starts 5 µs after A ends: at most the 30 µs threshold.
         CauseCase { "launch",
             [] {
-                return TraceBuilder()
+                return HandTrace()
                     .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                     .runtime(1, 3, 5, "cudaLaunchKernel", 2)
                     .kernel(7, 10, 20, "A", 1)
@@ -141,7 +141,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
         // Exactly the threshold is still `launch`.
         CauseCase { "launchAtThreshold",
             [] {
-                return TraceBuilder()
+                return HandTrace()
                     .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                     .runtime(1, 3, 5, "cudaLaunchKernel", 2)
                     .kernel(7, 10, 20, "A", 1)
@@ -152,7 +152,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
         // Launched before the gap, and the gap (80 µs) is longer than the threshold: B waited on something.
         CauseCase { "dependency",
             [] {
-                return TraceBuilder()
+                return HandTrace()
                     .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                     .runtime(1, 3, 5, "cudaLaunchKernel", 2)
                     .kernel(7, 10, 20, "A", 1)
@@ -164,7 +164,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
         // The same, with a cudaStreamWaitEvent enqueued just before B's launch: the summary names it.
         CauseCase { "dependencyOnAnEvent",
             [] {
-                return TraceBuilder()
+                return HandTrace()
                     .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                     .runtime(1, 3, 4, "cudaStreamWaitEvent")
                     .runtime(1, 5, 7, "cudaLaunchKernel", 2)
@@ -177,7 +177,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
         // A collective that starts late waited on the other ranks.
         CauseCase { "dependencyOnACollective",
             [] {
-                return TraceBuilder()
+                return HandTrace()
                     .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                     .runtime(1, 3, 5, "cudaLaunchKernel", 2)
                     .kernel(7, 10, 20, "A", 1)
@@ -189,7 +189,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
         // B has no correlation id: nothing links it to a launch.
         CauseCase { "unknownWithoutLaunch",
             [] {
-                return TraceBuilder()
+                return HandTrace()
                     .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                     .kernel(7, 10, 20, "A", 1)
                     .kernel(7, 100, 110, "B")
@@ -198,7 +198,7 @@ INSTANTIATE_TEST_SUITE_P(Causes, GapCauseTest,
             us(20), us(100), GapCause::Unknown, "B", "", 0, "", "", "'B' after the gap has no launch call" },
         // The explicit window runs to 200 µs; nothing runs after B: the trailing gap has no closing op.
         CauseCase { "unknownAfterLastOp",
-            [] { return TraceBuilder().runtime(1, 0, 2, "cudaLaunchKernel", 1).kernel(7, 10, 20, "A", 1).build(); },
+            [] { return HandTrace().runtime(1, 0, 2, "cudaLaunchKernel", 1).kernel(7, 10, 20, "A", 1).build(); },
             us(20), us(200), GapCause::Unknown, "", "", 0, "", "", "no GPU activity after the gap" }),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -206,7 +206,7 @@ TEST(GapCauseTest, LeadingGapOfTheWindowIsClosedByTheFirstOp)
 {
     // Window [0, 200): the device is idle until A at 10. A's launch began at 0, when the gap began: not
     // before it, so the GPU was waiting for the host: `host`.
-    const Trace trace = TraceBuilder().runtime(1, 0, 2, "cudaLaunchKernel", 1).kernel(7, 10, 20, "A", 1).build();
+    const Trace trace = HandTrace().runtime(1, 0, 2, "cudaLaunchKernel", 1).kernel(7, 10, 20, "A", 1).build();
     AnalysisOptions options;
     options.window = { WindowKind::Explicit, 0, us(0), us(200) };
     const AnalysisResult result = analyze(trace, options);
@@ -222,7 +222,7 @@ TEST(GapCauseTest, StreamGapsAreListedPerStreamAfterDeviceGaps)
     // Stream 7: A [10, 20), C [60, 70); stream 8: B [30, 40). Window gpu = [10, 70).
     // Device gaps: [20, 30) closed by B, [40, 60) closed by C. Stream 7 gap: [20, 60) closed by C;
     // stream 8 gaps: [10, 30) and [40, 70), the last with no op after it on stream 8.
-    const Trace trace = TraceBuilder()
+    const Trace trace = HandTrace()
                             .runtime(1, 0, 1, "cudaLaunchKernel", 1)
                             .runtime(1, 2, 3, "cudaLaunchKernel", 2)
                             .runtime(1, 4, 5, "cudaLaunchKernel", 3)
@@ -265,7 +265,7 @@ TEST(GapCauseTest, StreamGapsAreListedPerStreamAfterDeviceGaps)
 TEST(GapCauseTest, LaunchThresholdIsASetting)
 {
     // The same 80 µs gap is `launch` under a 100 µs threshold.
-    const Trace trace = TraceBuilder()
+    const Trace trace = HandTrace()
                             .runtime(1, 0, 2, "cudaLaunchKernel", 1)
                             .runtime(1, 3, 5, "cudaLaunchKernel", 2)
                             .kernel(7, 10, 20, "A", 1)
@@ -282,7 +282,7 @@ TEST(GapCauseTest, LaunchIsTheEarliestCallWithTheOpsIdInSparseIdsToo)
 {
     // Correlation 7 has two calls (the earlier one, cuLaunchKernel at 5, is the launch); 9 has none;
     // 5,000,000 makes the ids too sparse for a table, so the process's calls are looked up in a sorted list.
-    const Trace trace = TraceBuilder()
+    const Trace trace = HandTrace()
                             .runtime(1, 10, 12, "cudaLaunchKernel", 7)
                             .driver(2, 5, 6, "cuLaunchKernel", 7)
                             .runtime(1, 20, 22, "cudaLaunchKernel", 5'000'000)

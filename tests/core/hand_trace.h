@@ -2,10 +2,11 @@
 #pragma once
 
 // Builds minimal traces by hand for analysis tests: one call per event, times in microseconds (so that the
-// worked-out answers in the tests read like the timelines they describe), then build() finalizes.
+// worked-out answers in the tests read like the timelines they describe), then build() finishes.
 
 #include "core/io/trace_file.h"
 #include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -30,13 +31,13 @@ constexpr TimeNs ms(double milliseconds)
     return us(milliseconds * 1000.0);
 }
 
-class TraceBuilder {
+class HandTrace {
 public:
     /// Starts with one process (pid 100); process() adds more. GPU events go to device 0 unless device() says.
-    TraceBuilder() { process(100); }
+    HandTrace() { process(100); }
 
     /// Adds a process; later events go to it (and to its device 0).
-    TraceBuilder& process(std::int64_t pid, std::optional<int> rank = std::nullopt)
+    HandTrace& process(std::int64_t pid, std::optional<int> rank = std::nullopt)
     {
         Process p;
         p.pid = pid;
@@ -47,80 +48,76 @@ public:
         return *this;
     }
     /// Later GPU events go to this device of the current process (created with its first event).
-    TraceBuilder& device(int id)
+    HandTrace& device(int id)
     {
         m_deviceId = id;
         return *this;
     }
 
-    TraceBuilder& kernel(std::int64_t stream, double startUs, double endUs, std::string_view name = "kernel",
+    HandTrace& kernel(std::int64_t stream, double startUs, double endUs, std::string_view name = "kernel",
         std::uint32_t correlation = 0)
     {
         return gpu(EventKind::Kernel, stream, startUs, endUs, name, correlation);
     }
-    TraceBuilder& memcpy(std::int64_t stream, double startUs, double endUs, std::uint32_t correlation = 0,
+    HandTrace& memcpy(std::int64_t stream, double startUs, double endUs, std::uint32_t correlation = 0,
         std::string_view name = "Memcpy HtoD (Pageable -> Device)")
     {
         return gpu(EventKind::Memcpy, stream, startUs, endUs, name, correlation);
     }
-    TraceBuilder& memset(std::int64_t stream, double startUs, double endUs, std::uint32_t correlation = 0)
+    HandTrace& memset(std::int64_t stream, double startUs, double endUs, std::uint32_t correlation = 0)
     {
         return gpu(EventKind::Memset, stream, startUs, endUs, "Memset (Device)", correlation);
     }
-    TraceBuilder& gpuSync(std::int64_t stream, double startUs, double endUs)
+    HandTrace& gpuSync(std::int64_t stream, double startUs, double endUs)
     {
         return gpu(EventKind::Sync, stream, startUs, endUs, "Stream Sync", 0);
     }
     /// A CUDA runtime call on host thread `tid`.
-    TraceBuilder& runtime(
+    HandTrace& runtime(
         std::int64_t tid, double startUs, double endUs, std::string_view name, std::uint32_t correlation = 0)
     {
         return cpu(EventKind::RuntimeApi, tid, startUs, endUs, name, correlation);
     }
-    TraceBuilder& driver(
+    HandTrace& driver(
         std::int64_t tid, double startUs, double endUs, std::string_view name, std::uint32_t correlation = 0)
     {
         return cpu(EventKind::DriverApi, tid, startUs, endUs, name, correlation);
     }
-    TraceBuilder& cpuOp(std::int64_t tid, double startUs, double endUs, std::string_view name)
+    HandTrace& cpuOp(std::int64_t tid, double startUs, double endUs, std::string_view name)
     {
         return cpu(EventKind::CpuOp, tid, startUs, endUs, name, 0);
     }
-    TraceBuilder& nvtx(std::int64_t tid, double startUs, double endUs, std::string_view name)
+    HandTrace& nvtx(std::int64_t tid, double startUs, double endUs, std::string_view name)
     {
         return cpu(EventKind::NvtxRange, tid, startUs, endUs, name, 0);
     }
 
     /// Gives the event added last these raw JSON args (e.g. Kineto's collective args).
-    TraceBuilder& args(std::string json)
+    HandTrace& args(std::string json)
     {
-        m_trace.lanes[m_lastLane.value].events.back().args = m_trace.addArgs(std::move(json));
+        m_trace.lanes()[m_lastLane.value].events.back().args = m_trace.addArgs(std::move(json));
         return *this;
     }
 
-    /// Finalizes and hands the trace over; the builder is empty afterwards.
-    Trace build()
-    {
-        m_trace.finalize();
-        return std::move(m_trace);
-    }
+    /// Finishes and hands the trace over; the builder is empty afterwards.
+    Trace build() { return std::move(m_trace).finish(); }
 
 private:
-    TraceBuilder& gpu(EventKind kind, std::int64_t stream, double startUs, double endUs, std::string_view name,
+    HandTrace& gpu(EventKind kind, std::int64_t stream, double startUs, double endUs, std::string_view name,
         std::uint32_t correlation)
     {
         Event e = event(kind, startUs, endUs, name, correlation);
         const DeviceIndex device = m_trace.device(m_process, m_deviceId);
         m_lastLane = m_trace.streamLane(device, stream);
-        m_trace.lanes[m_lastLane.value].events.push_back(e);
+        m_trace.lanes()[m_lastLane.value].events.push_back(e);
         return *this;
     }
-    TraceBuilder& cpu(EventKind kind, std::int64_t tid, double startUs, double endUs, std::string_view name,
+    HandTrace& cpu(EventKind kind, std::int64_t tid, double startUs, double endUs, std::string_view name,
         std::uint32_t correlation)
     {
         Event e = event(kind, startUs, endUs, name, correlation);
         m_lastLane = m_trace.threadLane(m_process, tid);
-        m_trace.lanes[m_lastLane.value].events.push_back(e);
+        m_trace.lanes()[m_lastLane.value].events.push_back(e);
         return *this;
     }
     Event event(EventKind kind, double startUs, double endUs, std::string_view name, std::uint32_t correlation)
@@ -129,12 +126,12 @@ private:
         e.start = us(startUs);
         e.end = us(endUs);
         e.kind = kind;
-        e.name = m_trace.strings.intern(name);
+        e.name = m_trace.strings().intern(name);
         e.correlation = correlation;
         return e;
     }
 
-    Trace m_trace;
+    TraceBuilder m_trace;
     ProcessIndex m_process;
     LaneIndex m_lastLane;
     int m_deviceId = 0;
@@ -146,7 +143,7 @@ private:
 inline std::size_t countKind(const Trace& trace, std::initializer_list<EventKind> kinds)
 {
     std::size_t n = 0;
-    for (const Lane& lane : trace.lanes)
+    for (const Lane& lane : trace.lanes())
         for (const Event& e : lane.events)
             n += std::find(kinds.begin(), kinds.end(), e.kind) != kinds.end();
     return n;
@@ -160,15 +157,15 @@ inline std::size_t countKind(const Trace& trace, EventKind kind)
 inline std::string allWarnings(const Trace& trace)
 {
     std::string text;
-    for (const ImportWarning& w : trace.warnings)
+    for (const ImportWarning& w : trace.warnings())
         text += w.toString() + "\n";
     return text;
 }
 
 inline EventRef findEvent(const Trace& trace, std::string_view name, std::size_t nth = 0)
 {
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const auto& events = trace.lanes[l].events;
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const auto& events = trace.lanes()[l].events;
         for (std::uint32_t i = 0; i < events.size(); ++i) {
             if (trace.name(events[i]) == name && nth-- == 0)
                 return { LaneIndex { l }, i };
@@ -180,10 +177,10 @@ inline EventRef findEvent(const Trace& trace, std::string_view name, std::size_t
 /// The stream lane of (process 0's) device `deviceId`, stream `stream`.
 inline LaneIndex streamLaneOf(const Trace& trace, int deviceId, std::int64_t stream, std::uint32_t process = 0)
 {
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         if (lane.kind == LaneKind::GpuStream && lane.stream == stream && lane.process.value == process
-            && trace.devices[lane.device.value].id == deviceId)
+            && trace.devices()[lane.device.value].id == deviceId)
             return LaneIndex { l };
     }
     throw std::runtime_error("no such stream lane");

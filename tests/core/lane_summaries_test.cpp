@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/lane_summaries.h"
 #include "core/model/call_names.h"
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 #include "tests/make_event.h"
 
 #include <gtest/gtest.h>
@@ -38,33 +38,33 @@ TEST(NameClasses, ClassifyNamesGivesEachStringIdItsClassesOnce)
 
 TEST(LaneSummaries, SumUpWhatEachLaneHoldsInOnePass)
 {
-    Trace trace;
-    const ProcessIndex p = trace.addProcess({ .pid = 10 });
-    const DeviceIndex device = trace.device(p, 0);
-    const LaneIndex compute = trace.streamLane(device, 7);
-    const LaneIndex nccl = trace.streamLane(device, 8);
-    const LaneIndex copies = trace.streamLane(device, 9);
-    const LaneIndex empty = trace.streamLane(device, 10);
-    const LaneIndex host = trace.threadLane(p, 1234);
-    trace.lanes[compute.value].events = { makeEvent(trace, EventKind::Kernel, "volta_sgemm_128x64_nn", 0, 10),
-        makeEvent(trace, EventKind::Kernel, "void elementwise<float>", 20, 20) };
-    trace.lanes[nccl.value].events = { makeEvent(trace, EventKind::Kernel, "gemm", 0, 10),
-        makeEvent(trace, EventKind::Kernel, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 10, 50) };
-    trace.lanes[copies.value].events = { makeEvent(trace, EventKind::Kernel, "gemm", 0, 10),
-        makeEvent(trace, EventKind::Memcpy, "Memcpy HtoD (Pinned -> Device)", 30, 40) };
+    TraceBuilder builder;
+    const ProcessIndex p = builder.addProcess({ .pid = 10 });
+    const DeviceIndex device = builder.device(p, 0);
+    const LaneIndex compute = builder.streamLane(device, 7);
+    const LaneIndex nccl = builder.streamLane(device, 8);
+    const LaneIndex copies = builder.streamLane(device, 9);
+    const LaneIndex empty = builder.streamLane(device, 10);
+    const LaneIndex host = builder.threadLane(p, 1234);
+    builder.lanes()[compute.value].events = { makeEvent(builder, EventKind::Kernel, "volta_sgemm_128x64_nn", 0, 10),
+        makeEvent(builder, EventKind::Kernel, "void elementwise<float>", 20, 20) };
+    builder.lanes()[nccl.value].events = { makeEvent(builder, EventKind::Kernel, "gemm", 0, 10),
+        makeEvent(builder, EventKind::Kernel, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 10, 50) };
+    builder.lanes()[copies.value].events = { makeEvent(builder, EventKind::Kernel, "gemm", 0, 10),
+        makeEvent(builder, EventKind::Memcpy, "Memcpy HtoD (Pinned -> Device)", 30, 40) };
     // Added out of order: the summary's indices are those of the sorted lane.
-    trace.lanes[host.value].events = { makeEvent(trace, EventKind::RuntimeApi, "cudaDeviceSynchronize", 300, 400),
-        makeEvent(trace, EventKind::CpuOp, "ProfilerStep#3", 0, 500),
-        makeEvent(trace, EventKind::RuntimeApi, "cudaLaunchKernel", 10, 20, 1),
+    builder.lanes()[host.value].events = { makeEvent(builder, EventKind::RuntimeApi, "cudaDeviceSynchronize", 300, 400),
+        makeEvent(builder, EventKind::CpuOp, "ProfilerStep#3", 0, 500),
+        makeEvent(builder, EventKind::RuntimeApi, "cudaLaunchKernel", 10, 20, 1),
         // A CPU op named like a synchronizing call is no call.
-        makeEvent(trace, EventKind::CpuOp, "cudaStreamSynchronize", 30, 40),
-        makeEvent(trace, EventKind::RuntimeApi, "cudaStreamSynchronize", 50, 60),
-        makeEvent(trace, EventKind::NvtxRange, "forward", 100, 200),
-        makeEvent(trace, EventKind::UserAnnotation, "backward", 200, 290) };
-    trace.finalize();
+        makeEvent(builder, EventKind::CpuOp, "cudaStreamSynchronize", 30, 40),
+        makeEvent(builder, EventKind::RuntimeApi, "cudaStreamSynchronize", 50, 60),
+        makeEvent(builder, EventKind::NvtxRange, "forward", 100, 200),
+        makeEvent(builder, EventKind::UserAnnotation, "backward", 200, 290) };
+    Trace trace = std::move(builder).finish();
 
     const LaneSummaries summaries(trace);
-    ASSERT_EQ(summaries.size(), trace.lanes.size());
+    ASSERT_EQ(summaries.size(), trace.lanes().size());
     EXPECT_EQ(summaries[compute].eventKinds, 1u << static_cast<int>(EventKind::Kernel));
     EXPECT_FALSE(summaries[compute].communicationKernels);
     EXPECT_TRUE(summaries[compute].holdsOnlyComputeKernels());
@@ -80,7 +80,7 @@ TEST(LaneSummaries, SumUpWhatEachLaneHoldsInOnePass)
 
     // Sorted host lane: ProfilerStep#3 [0,500), launch [10,20), CPU op [30,40), sync [50,60), forward [100,200),
     // backward [200,290), cudaDeviceSynchronize [300,400).
-    const Lane& lane = trace.lanes[host.value];
+    const Lane& lane = trace.lanes()[host.value];
     ASSERT_EQ(trace.name(lane.events[3]), "cudaStreamSynchronize");
     ASSERT_EQ(lane.events[3].kind, EventKind::RuntimeApi);
     EXPECT_EQ(summaries[host].syncCalls, (std::vector<std::uint32_t> { 3, 6 }));

@@ -79,7 +79,7 @@ TEST(LoadStop, LoadTraceFilesNamesEachFileBeforeReadingItAndStopsWhenProgressSay
     ASSERT_TRUE(both.ok()) << both.error().toString();
     ASSERT_TRUE(plain.ok()) << plain.error().toString();
     EXPECT_EQ(seen.size(), 2u);
-    ASSERT_EQ(both.value().processes.size(), 2u);
+    ASSERT_EQ(both.value().processes().size(), 2u);
     EXPECT_EQ(both.value().eventCount(), plain.value().eventCount());
 
     // A stop request before the first file: nothing is read.

@@ -134,7 +134,7 @@ TEST(MemoryFit, LoadUnderASmallFakeLimitIsRefusedBeforeParsing)
     const auto loaded = loadTraceFile(path);
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     std::size_t kernels = 0;
-    for (const Lane& lane : loaded.value().lanes) {
+    for (const Lane& lane : loaded.value().lanes()) {
         for (const Event& e : lane.events)
             kernels += e.kind == EventKind::Kernel ? 1 : 0;
     }

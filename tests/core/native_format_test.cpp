@@ -91,7 +91,7 @@ IoResult<NativeTraceReader::Capture> parse(const std::string& bytes)
 
 bool hasWarningContaining(const Trace& trace, const std::string& text)
 {
-    for (const ImportWarning& w : trace.warnings) {
+    for (const ImportWarning& w : trace.warnings()) {
         if (w.message.find(text) != std::string::npos)
             return true;
     }
@@ -108,7 +108,7 @@ std::vector<std::string> namesOnLane(const Trace& trace, const Lane& lane)
 
 const Lane* threadLaneOf(const Trace& trace, std::int64_t tid)
 {
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.kind == LaneKind::CpuThread && lane.tid == tid)
             return &lane;
     }
@@ -120,7 +120,7 @@ const Lane* threadLaneOf(const Trace& trace, std::int64_t tid)
 /// Two processes; threads, streams on two devices, every event kind, args, names, counts, warnings.
 Trace handBuiltTrace()
 {
-    Trace trace;
+    TraceBuilder trace;
     Process first;
     first.pid = 100;
     first.rank = 0;
@@ -134,22 +134,22 @@ Trace handBuiltTrace()
     const ProcessIndex p1 = trace.addProcess(second);
 
     const LaneIndex main = trace.threadLane(p0, 100);
-    trace.lanes[main.value].name = "MainThread";
-    trace.lanes[main.value].sortIndex = 1;
+    trace.lanes()[main.value].name = "MainThread";
+    trace.lanes()[main.value].sortIndex = 1;
     const auto add = [&](LaneIndex lane, TimeNs start, TimeNs end, std::string_view name, EventKind kind,
                          std::uint32_t correlation = 0, std::uint64_t bytes = 0, CopyKind copy = CopyKind::Unknown,
                          std::string args = {}) {
         Event e;
         e.start = start;
         e.end = end;
-        e.name = trace.strings.intern(name);
+        e.name = trace.strings().intern(name);
         e.kind = kind;
         e.correlation = correlation;
         e.bytes = bytes;
         e.copyKind = copy;
         if (!args.empty())
             e.args = trace.addArgs(std::move(args));
-        trace.lanes[lane.value].events.push_back(e);
+        trace.lanes()[lane.value].events.push_back(e);
     };
     add(main, 1000, 9000, "step", EventKind::NvtxRange);
     add(main, 1100, 1300, "cudaLaunchKernel", EventKind::RuntimeApi, 7);
@@ -161,14 +161,14 @@ Trace handBuiltTrace()
     add(main, 2500, 2600, "ProfilerStep#1", EventKind::UserAnnotation);
     add(main, 2700, 2800, "misc", EventKind::Other);
     const LaneIndex collector = trace.threadLane(p0, native::kCollectorLane);
-    trace.lanes[collector.value].name = native::kCollectorLaneName; // what the reader calls it anyway
+    trace.lanes()[collector.value].name = native::kCollectorLaneName; // what the reader calls it anyway
     add(collector, 3000, 3050, "GapScope flush", EventKind::Overhead);
 
     const DeviceIndex gpu0 = trace.device(p0, 0);
-    trace.devices[gpu0.value].name = "NVIDIA H100";
-    trace.devices[gpu0.value].propertiesJson = R"({"id":0,"numSms":132})";
+    trace.devices()[gpu0.value].name = "NVIDIA H100";
+    trace.devices()[gpu0.value].propertiesJson = R"({"id":0,"numSms":132})";
     const LaneIndex s7 = trace.streamLane(gpu0, 7);
-    trace.lanes[s7.value].name = "stream 7 (compute)";
+    trace.lanes()[s7.value].name = "stream 7 (compute)";
     add(s7, 1200, 4000, "gemm_kernel", EventKind::Kernel, 7, 0, CopyKind::Unknown, R"({"grid":[1,2,3]})");
     add(s7, 4100, 4600, "Memcpy HtoD (Pinned -> Device)", EventKind::Memcpy, 8, 1 << 20, CopyKind::HtoD);
     add(s7, 4700, 4800, "Memset (Device)", EventKind::Memset, 0, 4096);
@@ -179,14 +179,13 @@ Trace handBuiltTrace()
     add(s13, 1800, 2600, "Memcpy PtoP (Device -> Device)", EventKind::Memcpy, 9, 512, CopyKind::PtoP);
 
     const LaneIndex workerThread = trace.threadLane(p1, 201);
-    trace.lanes[workerThread.value].name = "loader";
+    trace.lanes()[workerThread.value].name = "loader";
     add(workerThread, 500, 800, "load batch", EventKind::NvtxRange);
 
-    trace.droppedRecords = 12;
-    trace.skippedEvents = 3;
-    trace.warnings.push_back({ "part-100.gapscope", 640, "the capture was not closed cleanly" });
-    trace.finalize();
-    return trace;
+    trace.droppedRecords() = 12;
+    trace.skippedEvents() = 3;
+    trace.warnings().push_back({ "part-100.gapscope", 640, "the capture was not closed cleanly" });
+    return std::move(trace).finish();
 }
 
 TEST(NativeFormatTest, WriterAndReaderRoundTripEverythingTheModelHolds)
@@ -202,27 +201,27 @@ TEST(NativeFormatTest, WriterAndReaderRoundTripEverythingTheModelHolds)
     EXPECT_EQ(info.clock, native::ClockId::CuptiTimestamp);
     EXPECT_EQ(info.bytesLoaded, out.str().size());
 
-    ASSERT_EQ(trace.processes.size(), 2u);
-    EXPECT_EQ(trace.processes[0].pid, 100);
-    EXPECT_EQ(trace.processes[0].rank, 0);
-    EXPECT_EQ(trace.processes[0].name, "train.py");
-    EXPECT_EQ(trace.processes[0].sortIndex, 5);
-    EXPECT_EQ(trace.processes[0].fileMetadataJson, R"({"schemaVersion":1})");
-    EXPECT_EQ(trace.processes[1].pid, 200);
-    EXPECT_FALSE(trace.processes[1].rank.has_value());
-    EXPECT_EQ(trace.processes[1].name, "worker");
-    EXPECT_EQ(trace.droppedRecords, 12u);
-    EXPECT_EQ(trace.skippedEvents, 3u);
-    ASSERT_EQ(trace.warnings.size(), 1u); // the original's warning, kept; the file itself is clean
-    EXPECT_EQ(trace.warnings[0].file, "part-100.gapscope");
-    EXPECT_EQ(trace.warnings[0].byteOffset, 640u);
+    ASSERT_EQ(trace.processes().size(), 2u);
+    EXPECT_EQ(trace.processes()[0].pid, 100);
+    EXPECT_EQ(trace.processes()[0].rank, 0);
+    EXPECT_EQ(trace.processes()[0].name, "train.py");
+    EXPECT_EQ(trace.processes()[0].sortIndex, 5);
+    EXPECT_EQ(trace.processes()[0].fileMetadataJson, R"({"schemaVersion":1})");
+    EXPECT_EQ(trace.processes()[1].pid, 200);
+    EXPECT_FALSE(trace.processes()[1].rank.has_value());
+    EXPECT_EQ(trace.processes()[1].name, "worker");
+    EXPECT_EQ(trace.droppedRecords(), 12u);
+    EXPECT_EQ(trace.skippedEvents(), 3u);
+    ASSERT_EQ(trace.warnings().size(), 1u); // the original's warning, kept; the file itself is clean
+    EXPECT_EQ(trace.warnings()[0].file, "part-100.gapscope");
+    EXPECT_EQ(trace.warnings()[0].byteOffset, 640u);
     EXPECT_EQ(trace.eventCount(), original.eventCount());
-    ASSERT_EQ(trace.lanes.size(), original.lanes.size());
+    ASSERT_EQ(trace.lanes().size(), original.lanes().size());
 
     // Lanes come back in the writer's order with the same events, field by field.
-    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& a = original.lanes[l];
-        const Lane& b = trace.lanes[l];
+    for (std::size_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& a = original.lanes()[l];
+        const Lane& b = trace.lanes()[l];
         SCOPED_TRACE("lane " + std::to_string(l) + " " + a.name);
         EXPECT_EQ(a.kind, b.kind);
         EXPECT_EQ(a.process, b.process);
@@ -245,14 +244,14 @@ TEST(NativeFormatTest, WriterAndReaderRoundTripEverythingTheModelHolds)
             EXPECT_EQ(x.depth, y.depth);
         }
     }
-    ASSERT_EQ(trace.devices.size(), 2u);
-    EXPECT_EQ(trace.devices[0].name, "NVIDIA H100");
-    EXPECT_EQ(trace.devices[0].propertiesJson, R"({"id":0,"numSms":132})");
-    EXPECT_EQ(trace.devices[1].id, 1);
+    ASSERT_EQ(trace.devices().size(), 2u);
+    EXPECT_EQ(trace.devices()[0].name, "NVIDIA H100");
+    EXPECT_EQ(trace.devices()[0].propertiesJson, R"({"id":0,"numSms":132})");
+    EXPECT_EQ(trace.devices()[1].id, 1);
 
     // The correlation index works on the loaded trace: the kernel's launch is cudaLaunchKernel.
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         if (lane.kind != LaneKind::GpuStream || lane.stream != 7)
             continue;
         const auto launch = trace.launchOf(EventRef { LaneIndex { l }, 0 });
@@ -268,9 +267,9 @@ TEST(NativeFormatTest, LoadTraceFileRecognisesTheNativeFormatByContent)
     ASSERT_TRUE(NativeTraceWriter::writeFile(handBuiltTrace(), path));
     auto loaded = loadTraceFile(path);
     ASSERT_TRUE(loaded) << loaded.error().toString();
-    EXPECT_EQ(loaded.value().processes.size(), 2u);
+    EXPECT_EQ(loaded.value().processes().size(), 2u);
     EXPECT_EQ(loaded.value().eventCount(), 17u);
-    EXPECT_EQ(loaded.value().processes[0].sourceFile, path);
+    EXPECT_EQ(loaded.value().processes()[0].sourceFile, path);
 }
 
 // ---- files cut off ---------------------------------------------------------------------------------
@@ -310,7 +309,7 @@ TEST_P(NativeCutOffTest, LoadsUpToTheLastCompleteChunkWithAWarning)
     const Trace& trace = parsed.value().trace;
     EXPECT_EQ(trace.eventCount(), c.events);
     if (*c.warning == '\0') {
-        EXPECT_TRUE(trace.warnings.empty());
+        EXPECT_TRUE(trace.warnings().empty());
         EXPECT_TRUE(parsed.value().info.closedCleanly);
     } else {
         EXPECT_TRUE(hasWarningContaining(trace, c.warning)) << "no warning containing: " << c.warning;
@@ -336,10 +335,10 @@ TEST(NativeFormatTest, CutOffWarningCarriesTheOffsetOfTheBrokenChunk)
     const std::string whole = fiveEventFile();
     auto parsed = parse(whole.substr(0, 300));
     ASSERT_TRUE(parsed);
-    ASSERT_EQ(parsed.value().trace.warnings.size(), 1u);
-    EXPECT_EQ(parsed.value().trace.warnings[0].byteOffset, 272u);
+    ASSERT_EQ(parsed.value().trace.warnings().size(), 1u);
+    EXPECT_EQ(parsed.value().trace.warnings()[0].byteOffset, 272u);
     EXPECT_EQ(parsed.value().info.bytesLoaded, 272u);
-    EXPECT_EQ(parsed.value().trace.warnings[0].file, "test.gapscope");
+    EXPECT_EQ(parsed.value().trace.warnings()[0].file, "test.gapscope");
 }
 
 TEST(NativeFormatTest, HeaderCutOffIsAnError)
@@ -388,7 +387,7 @@ TEST(NativeFormatTest, RandomBytesAfterAValidHeaderLoadNothingWithAWarning)
     ASSERT_TRUE(parsed);
     EXPECT_EQ(parsed.value().trace.eventCount(), 0u);
     EXPECT_TRUE(hasWarningContaining(parsed.value().trace, "no chunk starts here (the file is damaged)"));
-    EXPECT_EQ(parsed.value().trace.warnings[0].byteOffset, 64u);
+    EXPECT_EQ(parsed.value().trace.warnings()[0].byteOffset, 64u);
 }
 
 // ---- bad records inside good chunks ---------------------------------------------------------------
@@ -409,14 +408,14 @@ TEST(NativeFormatTest, BadEventsAreSkippedCountedAndLocated)
     ASSERT_TRUE(parsed);
     const Trace& trace = parsed.value().trace;
     EXPECT_EQ(trace.eventCount(), 2u);
-    EXPECT_EQ(trace.skippedEvents, 3u);
-    ASSERT_EQ(trace.warnings.size(), 3u);
-    EXPECT_EQ(trace.warnings[0].byteOffset, 112u + 48u);
-    EXPECT_EQ(trace.warnings[0].message, "skipped an event: unknown event kind 200");
-    EXPECT_EQ(trace.warnings[1].byteOffset, 112u + 96u);
-    EXPECT_EQ(trace.warnings[1].message, "skipped an event: it refers to a string the file does not define");
-    EXPECT_EQ(trace.warnings[2].byteOffset, 112u + 144u);
-    EXPECT_EQ(trace.warnings[2].message, "skipped an event: it ends before it starts");
+    EXPECT_EQ(trace.skippedEvents(), 3u);
+    ASSERT_EQ(trace.warnings().size(), 3u);
+    EXPECT_EQ(trace.warnings()[0].byteOffset, 112u + 48u);
+    EXPECT_EQ(trace.warnings()[0].message, "skipped an event: unknown event kind 200");
+    EXPECT_EQ(trace.warnings()[1].byteOffset, 112u + 96u);
+    EXPECT_EQ(trace.warnings()[1].message, "skipped an event: it refers to a string the file does not define");
+    EXPECT_EQ(trace.warnings()[2].byteOffset, 112u + 144u);
+    EXPECT_EQ(trace.warnings()[2].message, "skipped an event: it ends before it starts");
 }
 
 TEST(NativeFormatTest, UnknownChunksAndLongerRecordsFromANewerWriterAreRead)
@@ -434,16 +433,16 @@ TEST(NativeFormatTest, UnknownChunksAndLongerRecordsFromANewerWriterAreRead)
     ASSERT_TRUE(parsed) << parsed.error().toString();
     const Trace& trace = parsed.value().trace;
     ASSERT_EQ(trace.eventCount(), 2u);
-    ASSERT_EQ(trace.lanes.size(), 1u);
-    EXPECT_EQ(trace.lanes[0].kind, LaneKind::GpuStream);
-    EXPECT_EQ(trace.lanes[0].stream, 5);
-    EXPECT_EQ(trace.devices[trace.lanes[0].device.value].id, 2);
-    EXPECT_EQ(trace.lanes[0].events[1].start, 300);
-    EXPECT_EQ(trace.lanes[0].events[1].end, 450);
-    EXPECT_EQ(trace.lanes[0].events[1].correlation, 32u);
-    EXPECT_EQ(trace.lanes[0].events[1].kind, EventKind::Kernel);
-    ASSERT_EQ(trace.warnings.size(), 1u);
-    EXPECT_EQ(trace.warnings[0].message, "skipped a chunk of unknown type 77 (written by a newer GapScope?)");
+    ASSERT_EQ(trace.lanes().size(), 1u);
+    EXPECT_EQ(trace.lanes()[0].kind, LaneKind::GpuStream);
+    EXPECT_EQ(trace.lanes()[0].stream, 5);
+    EXPECT_EQ(trace.devices()[trace.lanes()[0].device.value].id, 2);
+    EXPECT_EQ(trace.lanes()[0].events[1].start, 300);
+    EXPECT_EQ(trace.lanes()[0].events[1].end, 450);
+    EXPECT_EQ(trace.lanes()[0].events[1].correlation, 32u);
+    EXPECT_EQ(trace.lanes()[0].events[1].kind, EventKind::Kernel);
+    ASSERT_EQ(trace.warnings().size(), 1u);
+    EXPECT_EQ(trace.warnings()[0].message, "skipped a chunk of unknown type 77 (written by a newer GapScope?)");
 }
 
 // ---- what the collector writes ---------------------------------------------------------------------
@@ -472,19 +471,19 @@ TEST(NativeFormatTest, CollectorFileMetadataNamesLanesAndDescribesTheProcess)
     auto parsed = parse(file.bytes);
     ASSERT_TRUE(parsed) << parsed.error().toString();
     const Trace& trace = parsed.value().trace;
-    ASSERT_EQ(trace.processes.size(), 1u);
-    EXPECT_EQ(trace.processes[0].pid, 4242);
-    EXPECT_EQ(trace.processes[0].rank, 3);
-    EXPECT_EQ(trace.processes[0].name, "python3");
-    ASSERT_EQ(trace.lanes.size(), 3u); // thread 9999 was named but has no events: no lane
+    ASSERT_EQ(trace.processes().size(), 1u);
+    EXPECT_EQ(trace.processes()[0].pid, 4242);
+    EXPECT_EQ(trace.processes()[0].rank, 3);
+    EXPECT_EQ(trace.processes()[0].name, "python3");
+    ASSERT_EQ(trace.lanes().size(), 3u); // thread 9999 was named but has no events: no lane
     EXPECT_EQ(threadLaneOf(trace, 4242)->name, "ranks-main");
     EXPECT_EQ(threadLaneOf(trace, 4250)->name, "worker");
     EXPECT_EQ(threadLaneOf(trace, native::kCollectorLane)->name, native::kCollectorLaneName);
     EXPECT_EQ(threadLaneOf(trace, native::kCollectorLane)->events[0].kind, EventKind::Overhead);
-    EXPECT_EQ(trace.droppedRecords, 6u);
-    EXPECT_EQ(trace.skippedEvents, 2u);
-    ASSERT_EQ(trace.warnings.size(), 1u);
-    EXPECT_EQ(trace.warnings[0].message, "collector in process 4242: CUPTI unavailable");
+    EXPECT_EQ(trace.droppedRecords(), 6u);
+    EXPECT_EQ(trace.skippedEvents(), 2u);
+    ASSERT_EQ(trace.warnings().size(), 1u);
+    EXPECT_EQ(trace.warnings()[0].message, "collector in process 4242: CUPTI unavailable");
 
     const NativeFileInfo& info = parsed.value().info;
     ASSERT_EQ(info.processes.size(), 1u);
@@ -512,17 +511,17 @@ TEST(NativeFormatTest, ProcessChunksStartNewProcesses)
     auto parsed = parse(file.bytes);
     ASSERT_TRUE(parsed);
     const Trace& trace = parsed.value().trace;
-    ASSERT_EQ(trace.processes.size(), 2u); // no implicit process for the header's pid 1: it has no data
-    EXPECT_EQ(trace.processes[0].pid, 11);
-    EXPECT_EQ(trace.processes[0].rank, 0);
-    EXPECT_EQ(trace.processes[1].pid, 22);
-    EXPECT_EQ(trace.processes[1].rank, 1);
-    EXPECT_EQ(trace.processes[1].name, "proc-two");
-    ASSERT_EQ(trace.lanes.size(), 2u);
-    EXPECT_EQ(trace.lanes[0].process.value, 0u);
-    EXPECT_EQ(trace.lanes[0].events.size(), 1u);
-    EXPECT_EQ(trace.lanes[1].process.value, 1u);
-    EXPECT_EQ(namesOnLane(trace, trace.lanes[1]), (std::vector<std::string> { "a", "a" }));
+    ASSERT_EQ(trace.processes().size(), 2u); // no implicit process for the header's pid 1: it has no data
+    EXPECT_EQ(trace.processes()[0].pid, 11);
+    EXPECT_EQ(trace.processes()[0].rank, 0);
+    EXPECT_EQ(trace.processes()[1].pid, 22);
+    EXPECT_EQ(trace.processes()[1].rank, 1);
+    EXPECT_EQ(trace.processes()[1].name, "proc-two");
+    ASSERT_EQ(trace.lanes().size(), 2u);
+    EXPECT_EQ(trace.lanes()[0].process.value, 0u);
+    EXPECT_EQ(trace.lanes()[0].events.size(), 1u);
+    EXPECT_EQ(trace.lanes()[1].process.value, 1u);
+    EXPECT_EQ(namesOnLane(trace, trace.lanes()[1]), (std::vector<std::string> { "a", "a" }));
 }
 
 } // namespace

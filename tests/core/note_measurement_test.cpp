@@ -6,7 +6,7 @@
 #include "core/annotations/markdown_report.h"
 #include "core/annotations/note_measurement.h"
 #include "core/io/trace_file.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>

@@ -54,7 +54,7 @@ std::optional<int> rankOfLane(const Trace& trace, const LaneIdentity& identity)
     const auto lane = findLane(trace, identity);
     if (!lane)
         return std::nullopt;
-    return trace.processes[trace.lanes[lane->value].process.value].rank;
+    return trace.processes()[trace.lanes()[lane->value].process.value].rank;
 }
 
 /// Makes a note on rank 1's stream 7 and one over the whole job, opened in the order rank 0, rank 1; saves.

@@ -6,7 +6,7 @@
 #include "core/analysis/gap_evidence.h"
 #include "core/io/nsys/nsys_sqlite_reader.h"
 #include "core/io/trace_file.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
@@ -29,7 +29,7 @@ const std::string kCloverLeaf = "pipit/cloverleaf-nsys/perlmutter-cloverleaf-cud
 
 const Lane* threadLaneOf(const Trace& trace, std::int64_t tid)
 {
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.kind == LaneKind::CpuThread && lane.tid == tid)
             return &lane;
     }
@@ -73,7 +73,7 @@ TEST(NsysOsRuntimeCloverLeaf, CallsOnTheThreadLanesTheyWereMadeOn)
 
     // Calls and time by name (SELECT value, count(*), sum(end - start) ... GROUP BY value).
     std::map<std::string, std::pair<int, TimeNs>> byName;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             if (e.kind != EventKind::Other)
                 continue;
@@ -194,10 +194,10 @@ TEST(NsysOsRuntimeHandMade, CallsAreRangesOfTheirThreadsAndNameWhatTheLauncherWa
     const Trace& trace = loaded.value();
     // Rows 1, 2 and 4 are calls; row 3 is skipped and counted, row 5 (the marker) is no event.
     EXPECT_EQ(countKind(trace, { EventKind::Other }), 3u);
-    EXPECT_EQ(trace.skippedEvents, 1u);
-    const auto skipped = std::find_if(trace.warnings.begin(), trace.warnings.end(),
+    EXPECT_EQ(trace.skippedEvents(), 1u);
+    const auto skipped = std::find_if(trace.warnings().begin(), trace.warnings().end(),
         [](const ImportWarning& w) { return w.place == "table OSRT_API, row 3"; });
-    ASSERT_NE(skipped, trace.warnings.end()) << allWarnings(trace);
+    ASSERT_NE(skipped, trace.warnings().end()) << allWarnings(trace);
     EXPECT_EQ(skipped->message, "skipped: it ends before it starts");
     EXPECT_EQ(threadLaneOf(trace, 0), nullptr);
 
@@ -218,7 +218,7 @@ TEST(NsysOsRuntimeHandMade, CallsAreRangesOfTheirThreadsAndNameWhatTheLauncherWa
     EXPECT_EQ(other->events[0].end, 20000);
     // OS runtime calls are no synchronizing CUDA calls: the analysis's summary of the thread lists none.
     const LaneSummaries summaries(trace);
-    const auto mainIndex = static_cast<std::uint32_t>(main - trace.lanes.data());
+    const auto mainIndex = static_cast<std::uint32_t>(main - trace.lanes().data());
     EXPECT_TRUE(summaries[LaneIndex { mainIndex }].syncCalls.empty());
 
     // The launch of the second kernel began 47 µs into the gap: a host gap, and the launching thread spent

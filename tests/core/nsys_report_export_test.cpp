@@ -106,14 +106,14 @@ TEST_F(NsysReportExport, LoadTraceFileOpensAReportThroughNsysNamedByTheEnvironme
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     const Trace& trace = loaded.value();
     std::size_t kernels = 0;
-    for (const Lane& lane : trace.lanes)
+    for (const Lane& lane : trace.lanes())
         kernels += static_cast<std::size_t>(std::count_if(
             lane.events.begin(), lane.events.end(), [](const Event& e) { return e.kind == EventKind::Kernel; }));
     EXPECT_EQ(kernels, 5u);
-    ASSERT_EQ(trace.processes.size(), 1u);
-    EXPECT_EQ(trace.processes[0].sourceFile, report);
-    ASSERT_FALSE(trace.warnings.empty());
-    EXPECT_EQ(trace.warnings[0].message,
+    ASSERT_EQ(trace.processes().size(), 1u);
+    EXPECT_EQ(trace.processes()[0].sourceFile, report);
+    ASSERT_FALSE(trace.warnings().empty());
+    EXPECT_EQ(trace.warnings()[0].message,
         "read through its SQLite export " + m_dir.file("runs/.gapscope-cache/train.nsys-rep.sqlite"));
 }
 

@@ -8,7 +8,7 @@
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -51,7 +51,7 @@ void execute(const std::string& path, const std::string& sql)
 /// The warning whose place is `place`, or nullptr.
 const ImportWarning* warningAt(const Trace& trace, std::string_view place)
 {
-    for (const ImportWarning& w : trace.warnings)
+    for (const ImportWarning& w : trace.warnings())
         if (w.place == place)
             return &w;
     return nullptr;
@@ -90,11 +90,11 @@ TEST_P(NsysMissingTable, LoadsTheRestAndNamesTheTable)
     EXPECT_EQ(countKind(trace, { EventKind::Memcpy }), c.memcpys);
     EXPECT_EQ(countKind(trace, { EventKind::RuntimeApi, EventKind::DriverApi }), c.apiCalls);
     EXPECT_EQ(countKind(trace, { EventKind::NvtxRange }), c.nvtxRanges);
-    if (!trace.devices.empty()) {
-        EXPECT_EQ(trace.devices[0].name, c.deviceName);
+    if (!trace.devices().empty()) {
+        EXPECT_EQ(trace.devices()[0].name, c.deviceName);
     }
-    ASSERT_FALSE(trace.processes.empty());
-    EXPECT_EQ(trace.processes[0].name, c.processName);
+    ASSERT_FALSE(trace.processes().empty());
+    EXPECT_EQ(trace.processes()[0].name, c.processName);
 }
 
 const char* const kA100 = "NVIDIA A100-SXM4-40GB";
@@ -173,7 +173,7 @@ TEST(NsysSqliteErrors, RowEndingBeforeItStartsIsSkippedAndCounted)
     execute(path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 1 WHERE correlationId = 156");
     auto loaded = loadTraceFile(path);
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
-    EXPECT_EQ(loaded.value().skippedEvents, 1u);
+    EXPECT_EQ(loaded.value().skippedEvents(), 1u);
     EXPECT_EQ(countKind(loaded.value(), { EventKind::Kernel }), 4u);
     // The place names the table and the row (1-based, in the table's row order), the message what was wrong.
     const ImportWarning* warning = warningAt(loaded.value(), "table CUPTI_ACTIVITY_KIND_KERNEL, row 2");

@@ -6,7 +6,7 @@
 #include "core/analysis/analysis.h"
 #include "core/io/nsys/nsys_sqlite_reader.h"
 #include "core/io/trace_file.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -32,7 +32,7 @@ using test::load;
 std::vector<const Lane*> lanesOf(const Trace& trace, LaneKind kind)
 {
     std::vector<const Lane*> lanes;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.kind == kind)
             lanes.push_back(&lane);
     }
@@ -41,7 +41,7 @@ std::vector<const Lane*> lanesOf(const Trace& trace, LaneKind kind)
 
 bool hasWarningContaining(const Trace& trace, std::string_view text)
 {
-    return std::any_of(trace.warnings.begin(), trace.warnings.end(),
+    return std::any_of(trace.warnings().begin(), trace.warnings().end(),
         [&](const ImportWarning& w) { return w.message.find(text) != std::string::npos; });
 }
 
@@ -72,15 +72,15 @@ void expectEvents(const Trace& trace, const Lane& lane, const std::vector<Expect
 TEST(NsysSqliteReaderMock, EveryEventAsItsTablesHoldIt)
 {
     const Trace trace = load(kMock);
-    ASSERT_EQ(trace.processes.size(), 1u);
-    const Process& p = trace.processes[0];
+    ASSERT_EQ(trace.processes().size(), 1u);
+    const Process& p = trace.processes()[0];
     EXPECT_EQ(p.pid, 91186); // globalPid 283004823928832 >> 24 & 0xffffff
     EXPECT_EQ(p.name, "/home/rich-wsl/nsys-tui/.venv-gpu/bin/python"); // PROCESSES
     EXPECT_FALSE(p.rank.has_value());
-    ASSERT_EQ(trace.devices.size(), 1u);
-    EXPECT_EQ(trace.devices[0].id, 0);
-    EXPECT_EQ(trace.devices[0].name, "NVIDIA GeForce RTX 3080"); // TARGET_INFO_GPU via TARGET_INFO_CUDA_DEVICE
-    EXPECT_EQ(trace.devices[0].propertiesJson,
+    ASSERT_EQ(trace.devices().size(), 1u);
+    EXPECT_EQ(trace.devices()[0].id, 0);
+    EXPECT_EQ(trace.devices()[0].name, "NVIDIA GeForce RTX 3080"); // TARGET_INFO_GPU via TARGET_INFO_CUDA_DEVICE
+    EXPECT_EQ(trace.devices()[0].propertiesJson,
         "{\"id\":0,\"name\":\"NVIDIA GeForce RTX 3080\",\"totalGlobalMem\":10736893952,\"numSms\":68}");
 
     const auto threads = lanesOf(trace, LaneKind::CpuThread);
@@ -131,13 +131,13 @@ TEST(NsysSqliteReaderMock, EveryEventAsItsTablesHoldIt)
 
     // Each GPU op links to the call that launched it.
     for (std::uint32_t i : { 0u, 1u, 3u }) {
-        const EventRef op { LaneIndex { static_cast<std::uint32_t>(streams[0] - trace.lanes.data()) }, i };
+        const EventRef op { LaneIndex { static_cast<std::uint32_t>(streams[0] - trace.lanes().data()) }, i };
         const auto launch = trace.launchOf(op);
         ASSERT_TRUE(launch.has_value());
         EXPECT_EQ(trace.event(*launch).correlation, trace.event(op).correlation);
     }
     EXPECT_TRUE(hasWarningContaining(trace, "Nsight Systems export by nsys 2026.1.1.204, export schema 3.24.14"));
-    EXPECT_EQ(trace.skippedEvents, 0u);
+    EXPECT_EQ(trace.skippedEvents(), 0u);
 }
 
 TEST(NsysSqliteReaderMock, GpuFiguresAndGapCauses)
@@ -180,8 +180,8 @@ TEST(NsysSqliteReaderSaxpy, KernelsCopiesAndEachLaunchOnce)
     EXPECT_TRUE(hasWarningContaining(trace, "38 CUDA API rows nested in a call with the same correlation id"));
 
     std::size_t launches = 0;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
         for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
             const Event& e = lane.events[i];
             if (trace.name(e) == "cudaLaunchKernel") {
@@ -204,12 +204,12 @@ TEST(NsysSqliteReaderSaxpy, KernelsCopiesAndEachLaunchOnce)
     }
     EXPECT_EQ(launches, 5u);
     // The copies are synchronous cudaMemcpy calls: the host's synchronizing calls are known as such.
-    ASSERT_EQ(trace.processes.size(), 1u);
-    EXPECT_EQ(trace.processes[0].pid, 1230493);
-    EXPECT_EQ(trace.processes[0].name, "./saxpy-mpi-cuda");
-    EXPECT_EQ(trace.processes[0].rank, 0); // the main thread is named "MPI Rank 0" (nvtxNameOsThread)
-    ASSERT_EQ(trace.devices.size(), 1u);
-    EXPECT_EQ(trace.devices[0].name, "NVIDIA A100-SXM4-40GB"); // no TARGET_INFO_CUDA_DEVICE: by cuDevice
+    ASSERT_EQ(trace.processes().size(), 1u);
+    EXPECT_EQ(trace.processes()[0].pid, 1230493);
+    EXPECT_EQ(trace.processes()[0].name, "./saxpy-mpi-cuda");
+    EXPECT_EQ(trace.processes()[0].rank, 0); // the main thread is named "MPI Rank 0" (nvtxNameOsThread)
+    ASSERT_EQ(trace.devices().size(), 1u);
+    EXPECT_EQ(trace.devices()[0].name, "NVIDIA A100-SXM4-40GB"); // no TARGET_INFO_CUDA_DEVICE: by cuDevice
     EXPECT_TRUE(hasWarningContaining(trace, "nsys 2022.2.1.31, export schema 2.9.1"));
 }
 
@@ -230,7 +230,7 @@ TEST(NsysSqliteReaderSaxpy, NvtxRangesNamedThroughTextIdInTheirDomain)
     const Trace trace = load(kSaxpy);
     std::map<std::string, int> ranges;
     std::map<std::string, std::string> domains;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             if (e.kind == EventKind::NvtxRange) {
                 ++ranges[std::string(trace.name(e))];
@@ -290,7 +290,7 @@ TEST(NsysSqliteReaderCloverLeaf, KernelsAndCopiesMatchPipitOneForOne)
     std::stable_sort(expected.begin(), expected.end(), byStart);
 
     std::vector<std::pair<const Event*, std::int64_t>> ops;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             if (e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy)
                 ops.emplace_back(&e, lane.stream);
@@ -317,8 +317,8 @@ TEST(NsysSqliteReaderCloverLeaf, KernelsAndCopiesMatchPipitOneForOne)
         }
     }
     // The kernels were launched from one thread: each links to its launch call.
-    ASSERT_EQ(trace.devices.size(), 1u);
-    EXPECT_EQ(trace.devices[0].name, "NVIDIA A100-SXM4-80GB");
+    ASSERT_EQ(trace.devices().size(), 1u);
+    EXPECT_EQ(trace.devices()[0].name, "NVIDIA A100-SXM4-80GB");
     EXPECT_EQ(countKind(trace, EventKind::Sync), 1312u); // a cudaDeviceSynchronize after each kernel
 }
 
@@ -338,10 +338,10 @@ TEST_P(NsysThreads, SharesOfEachTableJoinIntoTheSameTrace)
         ASSERT_TRUE(several.ok()) << several.error().toString();
         const Trace& a = one.value();
         const Trace& b = several.value();
-        ASSERT_EQ(a.lanes.size(), b.lanes.size());
-        for (std::size_t l = 0; l < a.lanes.size(); ++l) {
-            const Lane& la = a.lanes[l];
-            const Lane& lb = b.lanes[l];
+        ASSERT_EQ(a.lanes().size(), b.lanes().size());
+        for (std::size_t l = 0; l < a.lanes().size(); ++l) {
+            const Lane& la = a.lanes()[l];
+            const Lane& lb = b.lanes()[l];
             EXPECT_EQ(la.kind, lb.kind);
             EXPECT_EQ(la.tid, lb.tid);
             EXPECT_EQ(la.stream, lb.stream);
@@ -356,9 +356,9 @@ TEST_P(NsysThreads, SharesOfEachTableJoinIntoTheSameTrace)
                     << "lane " << l << " event " << i;
             }
         }
-        ASSERT_EQ(a.warnings.size(), b.warnings.size());
-        for (std::size_t i = 0; i < a.warnings.size(); ++i)
-            EXPECT_EQ(a.warnings[i].message, b.warnings[i].message);
+        ASSERT_EQ(a.warnings().size(), b.warnings().size());
+        for (std::size_t i = 0; i < a.warnings().size(); ++i)
+            EXPECT_EQ(a.warnings()[i].message, b.warnings()[i].message);
     }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Rank summaries (core/summary/): what they hold, and that the JSON file gives back what was written.
 #include "core/summary/summary_json.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -51,7 +51,7 @@ TEST(RankSummary, DlrmRankHoldsItsFiguresBinsAndCollectives)
 // 10, 0 and 5 µs.
 TEST(RankSummary, BusyPerBinOfAHandBuiltDevice)
 {
-    test::TraceBuilder builder;
+    test::HandTrace builder;
     builder.kernel(7, 0, 10).kernel(7, 25, 30);
     const Trace trace = builder.build();
     const AnalysisResult result = analyze(trace, summaryAnalysisOptions(AnalysisOptions {}));

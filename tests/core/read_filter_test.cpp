@@ -28,7 +28,7 @@ struct Counts {
 Counts countOf(const Trace& trace, const ReadFilter& keep = {})
 {
     Counts c;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         std::size_t kept = 0;
         for (const Event& e : lane.events) {
             if (!keep.keeps(e.kind, e.start, e.end))
@@ -65,16 +65,16 @@ TEST(ReadFilter, GpuOnlyKeepsEveryGpuEventAndTheirFigures)
     EXPECT_GT(all.events - all.gpuEvents, 10000u); // the demo's CPU ops and API calls: most of the file
 
     // The first warning says what was left out, with the count.
-    ASSERT_FALSE(part.warnings.empty());
-    EXPECT_EQ(part.warnings.front().place, "the whole file");
-    EXPECT_EQ(part.warnings.front().message,
+    ASSERT_FALSE(part.warnings().empty());
+    EXPECT_EQ(part.warnings().front().place, "the whole file");
+    EXPECT_EQ(part.warnings().front().message,
         "loaded only the GPU lanes: " + std::to_string(all.events - all.gpuEvents)
             + " events were not loaded, and every figure covers only what was loaded");
-    EXPECT_EQ(part.skippedEvents, whole.skippedEvents);
+    EXPECT_EQ(part.skippedEvents(), whole.skippedEvents());
     // The dropped host events still name the process: the same pid and name as the whole load's.
-    ASSERT_EQ(part.processes.size(), whole.processes.size());
-    EXPECT_EQ(part.processes[0].pid, whole.processes[0].pid);
-    EXPECT_EQ(part.processes[0].name, whole.processes[0].name);
+    ASSERT_EQ(part.processes().size(), whole.processes().size());
+    EXPECT_EQ(part.processes()[0].pid, whole.processes()[0].pid);
+    EXPECT_EQ(part.processes()[0].name, whole.processes()[0].name);
 
     // Busy time, the GPU window and the gaps need only the GPU lanes: they are the whole load's.
     const AnalysisResult a = analyze(whole, AnalysisOptions {});
@@ -104,15 +104,15 @@ TEST(ReadFilter, TimeRangeKeepsExactlyTheEventsOverlappingIt)
     EXPECT_EQ(kept.events, expected.events);
     EXPECT_EQ(kept.gpuEvents, expected.gpuEvents);
     EXPECT_LT(kept.events, countOf(whole).events * 2 / 3);
-    for (const Lane& lane : part.lanes) {
+    for (const Lane& lane : part.lanes()) {
         for (const Event& e : lane.events)
             ASSERT_TRUE(e.start < range.to && e.end > range.from) << e.start << " " << e.end;
     }
-    ASSERT_FALSE(part.warnings.empty());
-    EXPECT_NE(part.warnings.front().message.find("only events overlapping [" + std::to_string(range.from) + ", "
+    ASSERT_FALSE(part.warnings().empty());
+    EXPECT_NE(part.warnings().front().message.find("only events overlapping [" + std::to_string(range.from) + ", "
                   + std::to_string(range.to) + ") ns on the trace's clock"),
         std::string::npos)
-        << part.warnings.front().message;
+        << part.warnings().front().message;
 }
 
 // A hand-built file: a launch at 10-15 µs linked by a flow to its kernel at 20-30 µs, a B/E step 0-100 µs around
@@ -141,9 +141,9 @@ TEST(ReadFilter, HandBuiltSlicesFlowsAndRanges)
     // Two kernels; the step's B/E pair and both launches dropped, no "E without B" or flow warning.
     EXPECT_EQ(countOf(gpuOnly.value()).events, 2u);
     EXPECT_EQ(countOf(gpuOnly.value()).gpuEvents, 2u);
-    EXPECT_EQ(gpuOnly.value().skippedEvents, 0u);
-    ASSERT_EQ(gpuOnly.value().warnings.size(), 1u) << gpuOnly.value().warnings.back().toString();
-    EXPECT_EQ(gpuOnly.value().warnings[0].toString(),
+    EXPECT_EQ(gpuOnly.value().skippedEvents(), 0u);
+    ASSERT_EQ(gpuOnly.value().warnings().size(), 1u) << gpuOnly.value().warnings().back().toString();
+    EXPECT_EQ(gpuOnly.value().warnings()[0].toString(),
         "small.json: the whole file: loaded only the GPU lanes: 3 events were not loaded, and every figure covers "
         "only what was loaded");
 
@@ -156,15 +156,15 @@ TEST(ReadFilter, HandBuiltSlicesFlowsAndRanges)
     const Trace& trace = ranged.value();
     EXPECT_EQ(countOf(trace).events, 2u);
     EXPECT_EQ(countOf(trace).gpuEvents, 1u);
-    EXPECT_EQ(trace.skippedEvents, 0u);
+    EXPECT_EQ(trace.skippedEvents(), 0u);
     // The kept launch still links its kernel (correlation 9).
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             EXPECT_EQ(e.correlation, 9u);
             EXPECT_GE(e.start, 190'000);
         }
     }
-    EXPECT_NE(trace.warnings[0].message.find("3 events were not loaded"), std::string::npos);
+    EXPECT_NE(trace.warnings()[0].message.find("3 events were not loaded"), std::string::npos);
 
     // [50, 60) µs: only the step overlaps (its end is known at "E"): the slice is kept whole.
     ChromeReadOptions inside;
@@ -173,7 +173,7 @@ TEST(ReadFilter, HandBuiltSlicesFlowsAndRanges)
     auto step = ChromeTraceReader::parse(kSmall, "small.json", inside);
     ASSERT_TRUE(step.ok());
     ASSERT_EQ(countOf(step.value()).events, 1u);
-    for (const Lane& lane : step.value().lanes) {
+    for (const Lane& lane : step.value().lanes()) {
         for (const Event& e : lane.events) {
             EXPECT_EQ(e.start, 0);
             EXPECT_EQ(e.end, 100'000);
@@ -192,8 +192,8 @@ TEST(ReadFilter, NativeCaptureKeepsTheSameAsTheJsonItWasWrittenFrom)
     const Trace part = load(capture, gpuOnly);
     EXPECT_EQ(countOf(part).events, countOf(whole).gpuEvents);
     EXPECT_EQ(countOf(part).hostLanesWithEvents, 0u);
-    ASSERT_FALSE(part.warnings.empty());
-    EXPECT_EQ(part.warnings.front().message,
+    ASSERT_FALSE(part.warnings().empty());
+    EXPECT_EQ(part.warnings().front().message,
         "loaded only the GPU lanes: " + std::to_string(countOf(whole).events - countOf(whole).gpuEvents)
             + " events were not loaded, and every figure covers only what was loaded");
 }

@@ -5,7 +5,7 @@
 // (computed independently of GapScope from the docs/definitions.md definitions).
 #include "core/analysis/analysis.h"
 #include "core/io/trace_file.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -162,8 +162,8 @@ TEST(HtaFiguresTest, SimpleAddStreamGapAndLaunchDelay)
     // traceEvents[1053] at ts ...076707; the next kernel on stream 20 (traceEvents[1067]) starts at ...076804.
     constexpr TimeNs kKernelStart = 1694040010076734 * kUs;
     std::optional<EventRef> kernel;
-    for (std::uint32_t l = 0; l < trace.lanes.size() && !kernel; ++l) {
-        const Lane& lane = trace.lanes[l];
+    for (std::uint32_t l = 0; l < trace.lanes().size() && !kernel; ++l) {
+        const Lane& lane = trace.lanes()[l];
         if (lane.kind != LaneKind::GpuStream || lane.stream != 20)
             continue;
         for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
@@ -209,7 +209,7 @@ TEST_P(UnionFiguresTest, SpanBusyIdlePerProcess)
     const UnionCase& c = GetParam();
     const Trace trace = load(c.files);
     const AnalysisResult result = analyze(trace, {});
-    ASSERT_EQ(trace.processes.size(), c.figures.size());
+    ASSERT_EQ(trace.processes().size(), c.figures.size());
     for (std::uint32_t p = 0; p < c.figures.size(); ++p) {
         SCOPED_TRACE(p);
         const DeviceFigures* d = activeDevice(result, ProcessIndex { p });
@@ -257,9 +257,9 @@ INSTANTIATE_TEST_SUITE_P(Sources, UnionFiguresTest,
 TEST(HtaFiguresTest, SampledRanksKeepTheirRanks)
 {
     const Trace trace = load({ "hta/trace_filter/sampled_rank-0.json.gz", "hta/trace_filter/sampled_rank-1.json.gz" });
-    ASSERT_EQ(trace.processes.size(), 2u);
-    EXPECT_EQ(trace.processes[0].rank, 0);
-    EXPECT_EQ(trace.processes[1].rank, 1);
+    ASSERT_EQ(trace.processes().size(), 2u);
+    EXPECT_EQ(trace.processes()[0].rank, 0);
+    EXPECT_EQ(trace.processes()[1].rank, 1);
     // NCCL kernels run on these ranks: some of their time is communication.
     const AnalysisResult result = analyze(trace, {});
     const DeviceFigures* d = activeDevice(result, ProcessIndex { 0 });

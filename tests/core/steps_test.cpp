@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Steps by the TensorBoard plugin's rule (see core/analysis/steps.cpp), on hand-built timelines.
 #include "core/analysis/analysis.h"
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 namespace gapscope {
 namespace {
 
-using test::TraceBuilder;
+using test::HandTrace;
 using test::us;
 
 struct StepCase {
@@ -34,8 +34,7 @@ TEST_P(StepRuleTest, FindsTheStepsThePluginWould)
     EXPECT_EQ(got, expected);
 }
 
-TraceBuilder& launches(
-    TraceBuilder& b, std::uint32_t correlation, double launchAt, double kernelStart, double kernelEnd)
+HandTrace& launches(HandTrace& b, std::uint32_t correlation, double launchAt, double kernelStart, double kernelEnd)
 {
     return b.runtime(1, launchAt, launchAt + 2, "cudaLaunchKernel", correlation)
         .kernel(7, kernelStart, kernelEnd, "k", correlation);
@@ -47,7 +46,7 @@ INSTANTIATE_TEST_SUITE_P(Rules, StepRuleTest,
         // Step 4 launched nothing and is the last: dropped.
         StepCase { "gpuLagExtendsSteps",
             [] {
-                TraceBuilder b;
+                HandTrace b;
                 b.cpuOp(1, 0, 100, "ProfilerStep#1")
                     .cpuOp(1, 100, 200, "ProfilerStep#2")
                     .cpuOp(1, 200, 300, "ProfilerStep#3")
@@ -61,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(Rules, StepRuleTest,
         // A launch call [95, 105) straddles the step boundary: its op [150, 400) belongs to no step.
         StepCase { "straddlingLaunchCountsForNoStep",
             [] {
-                TraceBuilder b;
+                HandTrace b;
                 b.cpuOp(1, 0, 100, "ProfilerStep#1").cpuOp(1, 100, 200, "ProfilerStep#2");
                 b.runtime(1, 95, 105, "cudaLaunchKernel", 1).kernel(8, 150, 400, "straddler", 1);
                 launches(b, 2, 20, 30, 60);
@@ -73,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(Rules, StepRuleTest,
         // there instead of at its CPU start 100.
         StepCase { "opBeforeFirstStepMovesItsStart",
             [] {
-                TraceBuilder b;
+                HandTrace b;
                 b.cpuOp(1, 100, 200, "ProfilerStep#1").cpuOp(1, 200, 300, "ProfilerStep#2");
                 launches(b, 1, 10, 20, 130);
                 launches(b, 2, 110, 140, 190);
@@ -85,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(Rules, StepRuleTest,
         // of its work and it is dropped.
         StepCase { "lastStepWithTooFewOpsIsDropped",
             [] {
-                TraceBuilder b;
+                HandTrace b;
                 b.cpuOp(1, 0, 100, "ProfilerStep#1").cpuOp(1, 100, 200, "ProfilerStep#2");
                 for (std::uint32_t i = 0; i < 5; ++i)
                     launches(b, 1 + i, 10 + 10 * i, 20 + 10 * i, 25 + 10 * i);
@@ -96,15 +95,13 @@ INSTANTIATE_TEST_SUITE_P(Rules, StepRuleTest,
             { { 0, 100 } } },
         // No step launched anything: the steps are the CPU ranges as they are, none dropped.
         StepCase { "withoutGpuTheCpuRangesStand",
-            [] {
-                return TraceBuilder().cpuOp(1, 0, 100, "ProfilerStep#1").cpuOp(1, 150, 250, "ProfilerStep#2").build();
-            },
+            [] { return HandTrace().cpuOp(1, 0, 100, "ProfilerStep#1").cpuOp(1, 150, 250, "ProfilerStep#2").build(); },
             { { 0, 100 }, { 150, 250 } } }),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(StepsTest, WarmupStepsAreFlaggedAndLeftOutOfTheStepsWindow)
 {
-    TraceBuilder b;
+    HandTrace b;
     b.cpuOp(1, 0, 100, "ProfilerStep#1").cpuOp(1, 100, 200, "ProfilerStep#2").cpuOp(1, 200, 300, "ProfilerStep#3");
     launches(b, 1, 10, 20, 90);
     launches(b, 2, 110, 120, 180);
@@ -132,7 +129,7 @@ TEST(StepsTest, WarmupStepsAreFlaggedAndLeftOutOfTheStepsWindow)
 TEST(StepsTest, NvtxRangesMatchingThePatternAreSteps)
 {
     // "train_step 1/2" match; "forward" does not; "train_step_inner" matches but lies inside a step.
-    const Trace trace = TraceBuilder()
+    const Trace trace = HandTrace()
                             .nvtx(1, 0, 100, "train_step 1")
                             .nvtx(1, 10, 50, "forward")
                             .nvtx(1, 10, 20, "train_step_inner")
@@ -148,7 +145,7 @@ TEST(StepsTest, NvtxRangesMatchingThePatternAreSteps)
 
 TEST(StepsTest, InvalidPatternIsAWarningNotAFailure)
 {
-    const Trace trace = TraceBuilder().cpuOp(1, 0, 100, "ProfilerStep#7").nvtx(1, 0, 50, "step").build();
+    const Trace trace = HandTrace().cpuOp(1, 0, 100, "ProfilerStep#7").nvtx(1, 0, 50, "step").build();
     AnalysisOptions options;
     options.stepPattern = "(unclosed";
     const AnalysisResult result = analyze(trace, options);

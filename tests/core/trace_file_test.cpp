@@ -10,7 +10,7 @@
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
-#include "tests/core/trace_builder.h"
+#include "tests/core/hand_trace.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -38,7 +38,7 @@ using LaneKey = std::tuple<std::uint32_t, int, std::int64_t, int>;
 LaneKey keyOf(const Trace& trace, const Lane& lane)
 {
     if (lane.kind == LaneKind::GpuStream)
-        return { lane.process.value, 1, lane.stream, trace.devices[lane.device.value].id };
+        return { lane.process.value, 1, lane.stream, trace.devices()[lane.device.value].id };
     return { lane.process.value, 0, lane.tid, 0 };
 }
 
@@ -68,7 +68,7 @@ testing::AssertionResult sameArgs(
             continue;
         nlohmann::json expected;
         if (key == "device" && lane.kind == LaneKind::GpuStream)
-            expected = original.devices[lane.device.value].id;
+            expected = original.devices()[lane.device.value].id;
         else if (key == "stream" && lane.kind == LaneKind::GpuStream)
             expected = lane.stream;
         else if (key == "correlation")
@@ -100,30 +100,30 @@ testing::AssertionResult sameEvent(const Trace& original, const Event& a, const 
 /// lane the same events (kind, start, end, name, correlation, bytes, copy kind, args content).
 void expectSameModel(const Trace& original, const Trace& reread)
 {
-    ASSERT_EQ(original.processes.size(), reread.processes.size());
-    for (std::size_t p = 0; p < original.processes.size(); ++p) {
-        EXPECT_EQ(original.processes[p].pid, reread.processes[p].pid);
-        EXPECT_EQ(original.processes[p].name, reread.processes[p].name);
-        EXPECT_EQ(original.processes[p].rank, reread.processes[p].rank);
-        if (original.processes[p].sortIndex) {
-            EXPECT_EQ(original.processes[p].sortIndex, reread.processes[p].sortIndex);
+    ASSERT_EQ(original.processes().size(), reread.processes().size());
+    for (std::size_t p = 0; p < original.processes().size(); ++p) {
+        EXPECT_EQ(original.processes()[p].pid, reread.processes()[p].pid);
+        EXPECT_EQ(original.processes()[p].name, reread.processes()[p].name);
+        EXPECT_EQ(original.processes()[p].rank, reread.processes()[p].rank);
+        if (original.processes()[p].sortIndex) {
+            EXPECT_EQ(original.processes()[p].sortIndex, reread.processes()[p].sortIndex);
         }
     }
-    ASSERT_EQ(original.devices.size(), reread.devices.size());
-    for (std::size_t d = 0; d < original.devices.size(); ++d) {
-        EXPECT_EQ(original.devices[d].process, reread.devices[d].process);
-        EXPECT_EQ(original.devices[d].id, reread.devices[d].id);
-        EXPECT_EQ(original.devices[d].name, reread.devices[d].name);
-        if (!original.devices[d].propertiesJson.empty()) {
-            EXPECT_EQ(nlohmann::json::parse(original.devices[d].propertiesJson),
-                nlohmann::json::parse(reread.devices[d].propertiesJson));
+    ASSERT_EQ(original.devices().size(), reread.devices().size());
+    for (std::size_t d = 0; d < original.devices().size(); ++d) {
+        EXPECT_EQ(original.devices()[d].process, reread.devices()[d].process);
+        EXPECT_EQ(original.devices()[d].id, reread.devices()[d].id);
+        EXPECT_EQ(original.devices()[d].name, reread.devices()[d].name);
+        if (!original.devices()[d].propertiesJson.empty()) {
+            EXPECT_EQ(nlohmann::json::parse(original.devices()[d].propertiesJson),
+                nlohmann::json::parse(reread.devices()[d].propertiesJson));
         }
     }
     std::map<LaneKey, const Lane*> rereadLanes;
-    for (const Lane& lane : reread.lanes)
+    for (const Lane& lane : reread.lanes())
         rereadLanes.emplace(keyOf(reread, lane), &lane);
-    ASSERT_EQ(original.lanes.size(), reread.lanes.size());
-    for (const Lane& lane : original.lanes) {
+    ASSERT_EQ(original.lanes().size(), reread.lanes().size());
+    for (const Lane& lane : original.lanes()) {
         const auto it = rereadLanes.find(keyOf(original, lane));
         ASSERT_NE(it, rereadLanes.end()) << "lane lost: " << (lane.kind == LaneKind::GpuStream ? "stream " : "tid ")
                                          << (lane.kind == LaneKind::GpuStream ? lane.stream : lane.tid);
@@ -171,8 +171,8 @@ TEST_P(RealTraceRoundTrip, ReadWriteReadGivesTheSameModel)
     EXPECT_EQ(countKind(original.value(), EventKind::Kernel), c.kernels);
     EXPECT_EQ(countKind(original.value(), EventKind::Memcpy), c.memcpys);
     EXPECT_EQ(countKind(original.value(), EventKind::Memset), c.memsets);
-    ASSERT_FALSE(original.value().processes.empty());
-    EXPECT_EQ(original.value().processes[0].rank, c.rank);
+    ASSERT_FALSE(original.value().processes().empty());
+    EXPECT_EQ(original.value().processes()[0].rank, c.rank);
 
     TempDir dir;
     const std::string written = dir.file("out.pt.trace.json.gz");
@@ -180,9 +180,9 @@ TEST_P(RealTraceRoundTrip, ReadWriteReadGivesTheSameModel)
     ASSERT_TRUE(saved) << saved.error().toString();
     auto reread = loadTraceFile(written);
     ASSERT_TRUE(reread) << reread.error().toString();
-    EXPECT_EQ(reread.value().skippedEvents, 0u);
-    EXPECT_TRUE(reread.value().warnings.empty())
-        << reread.value().warnings.front().message << " at byte " << reread.value().warnings.front().byteOffset;
+    EXPECT_EQ(reread.value().skippedEvents(), 0u);
+    EXPECT_TRUE(reread.value().warnings().empty())
+        << reread.value().warnings().front().message << " at byte " << reread.value().warnings().front().byteOffset;
     EXPECT_EQ(reread.value().eventCount(), original.value().eventCount());
     expectSameModel(original.value(), reread.value());
 
@@ -226,7 +226,7 @@ TEST(RealTraceRoundTrip, FloatMicrosecondsComeBackToTheSameNanoseconds)
     auto reread = ChromeTraceReader::parse(text, "written.json");
     ASSERT_TRUE(reread) << reread.error().toString();
     bool found = false;
-    for (const Lane& lane : reread.value().lanes) {
+    for (const Lane& lane : reread.value().lanes()) {
         for (const Event& e : lane.events) {
             if (e.start == 1712195495519689047
                 && reread.value().name(e) == "autograd::engine::evaluate_function: DivBackward1") {
@@ -252,16 +252,16 @@ TEST(HandBuiltRoundTrip, EveryKindComesBackTheSame)
     const std::string text = writeToString(original);
     auto reread = ChromeTraceReader::parse(text, "every_kind.json");
     ASSERT_TRUE(reread) << reread.error().toString();
-    EXPECT_EQ(reread.value().skippedEvents, 0u);
+    EXPECT_EQ(reread.value().skippedEvents(), 0u);
     EXPECT_EQ(reread.value().eventCount(), 17u);
     expectSameModel(original, reread.value());
     for (int k = 0; k < kEventKindCount; ++k)
         EXPECT_GE(countKind(reread.value(), static_cast<EventKind>(k)), 1u) << eventKindName(static_cast<EventKind>(k));
     // Launch links survive: the kernel's launch is the cudaLaunchKernel call, via correlation 77.
     const Trace& t = reread.value();
-    for (std::uint32_t l = 0; l < t.lanes.size(); ++l) {
-        for (std::uint32_t i = 0; i < t.lanes[l].events.size(); ++i) {
-            const Event& e = t.lanes[l].events[i];
+    for (std::uint32_t l = 0; l < t.lanes().size(); ++l) {
+        for (std::uint32_t i = 0; i < t.lanes()[l].events.size(); ++i) {
+            const Event& e = t.lanes()[l].events[i];
             if (e.correlation == 77 && e.kind == EventKind::Kernel) {
                 const auto launch = t.launchOf({ LaneIndex { l }, i });
                 ASSERT_TRUE(launch);
@@ -274,26 +274,26 @@ TEST(HandBuiltRoundTrip, EveryKindComesBackTheSame)
 
 TEST(HandBuiltRoundTrip, UnnamedStreamLanesComeBackNamedLikeKineto)
 {
-    Trace trace;
+    TraceBuilder builder;
     Process process;
     process.pid = 77;
-    const ProcessIndex p = trace.addProcess(process);
-    const LaneIndex lane = trace.streamLane(trace.device(p, 3), 13);
+    const ProcessIndex p = builder.addProcess(process);
+    const LaneIndex lane = builder.streamLane(builder.device(p, 3), 13);
     Event e;
     e.kind = EventKind::Kernel;
-    e.name = trace.strings.intern("k");
+    e.name = builder.strings().intern("k");
     e.start = 1000;
     e.end = 2000;
-    trace.lanes[lane.value].events.push_back(e);
-    trace.finalize();
+    builder.lanes()[lane.value].events.push_back(e);
+    Trace trace = std::move(builder).finish();
     auto reread = ChromeTraceReader::parse(writeToString(trace), "unnamed.json");
     ASSERT_TRUE(reread) << reread.error().toString();
-    ASSERT_EQ(reread.value().devices.size(), 1u);
-    EXPECT_EQ(reread.value().devices[0].id, 3);
-    ASSERT_EQ(reread.value().lanes.size(), 1u);
-    EXPECT_EQ(reread.value().lanes[0].name, "stream 13");
-    EXPECT_EQ(reread.value().lanes[0].stream, 13);
-    EXPECT_EQ(reread.value().lanes[0].sortIndex, 13);
+    ASSERT_EQ(reread.value().devices().size(), 1u);
+    EXPECT_EQ(reread.value().devices()[0].id, 3);
+    ASSERT_EQ(reread.value().lanes().size(), 1u);
+    EXPECT_EQ(reread.value().lanes()[0].name, "stream 13");
+    EXPECT_EQ(reread.value().lanes()[0].stream, 13);
+    EXPECT_EQ(reread.value().lanes()[0].sortIndex, 13);
 }
 
 // ---- several files ----------------------------------------------------------------------------
@@ -304,22 +304,22 @@ TEST(LoadTraceFiles, LoadsTheRanksOfOneJobIntoOneTrace)
         { dataPath("hta/trace_filter/sampled_rank-0.json.gz"), dataPath("hta/trace_filter/sampled_rank-1.json.gz") });
     ASSERT_TRUE(both) << both.error().toString();
     const Trace& trace = both.value();
-    ASSERT_EQ(trace.processes.size(), 2u);
-    EXPECT_EQ(trace.processes[0].pid, 4037); // host pids of the two files (their cpu_op events)
-    EXPECT_EQ(trace.processes[0].rank, 0);
-    EXPECT_EQ(trace.processes[1].pid, 4045);
-    EXPECT_EQ(trace.processes[1].rank, 1);
+    ASSERT_EQ(trace.processes().size(), 2u);
+    EXPECT_EQ(trace.processes()[0].pid, 4037); // host pids of the two files (their cpu_op events)
+    EXPECT_EQ(trace.processes()[0].rank, 0);
+    EXPECT_EQ(trace.processes()[1].pid, 4045);
+    EXPECT_EQ(trace.processes()[1].rank, 1);
     EXPECT_EQ(countKind(trace, EventKind::Kernel), 1154u + 1104u);
-    ASSERT_EQ(trace.devices.size(), 2u);
-    EXPECT_EQ(trace.devices[1].process, ProcessIndex { 1 });
+    ASSERT_EQ(trace.devices().size(), 2u);
+    EXPECT_EQ(trace.devices()[1].process, ProcessIndex { 1 });
     // Finalized: correlation lookups work across the merged trace, within each process.
     std::size_t linked = 0;
-    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-        if (trace.lanes[l].kind != LaneKind::GpuStream)
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        if (trace.lanes()[l].kind != LaneKind::GpuStream)
             continue;
-        for (std::uint32_t i = 0; i < trace.lanes[l].events.size(); ++i) {
+        for (std::uint32_t i = 0; i < trace.lanes()[l].events.size(); ++i) {
             if (const auto launch = trace.launchOf({ LaneIndex { l }, i }))
-                linked += trace.lanes[launch->lane.value].process == trace.lanes[l].process;
+                linked += trace.lanes()[launch->lane.value].process == trace.lanes()[l].process;
         }
     }
     EXPECT_GT(linked, 0u);
@@ -340,10 +340,10 @@ TEST(SaveTraceFile, SeveralProcessesGoIntoOneFileWithEveryEvent)
     // file per process for that.
     EXPECT_EQ(reread.value().eventCount(), both.value().eventCount());
     EXPECT_EQ(countKind(reread.value(), EventKind::Kernel), 1154u + 1104u);
-    ASSERT_EQ(reread.value().processes.size(), 2u);
-    EXPECT_EQ(reread.value().processes[0].pid, 4037);
-    EXPECT_EQ(reread.value().processes[1].pid, 4045);
-    EXPECT_EQ(reread.value().processes[1].name, both.value().processes[1].name);
+    ASSERT_EQ(reread.value().processes().size(), 2u);
+    EXPECT_EQ(reread.value().processes()[0].pid, 4037);
+    EXPECT_EQ(reread.value().processes()[1].pid, 4045);
+    EXPECT_EQ(reread.value().processes()[1].name, both.value().processes()[1].name);
 }
 
 TEST(LoadTraceFiles, AnErrorInAnyFileNamesThatFile)

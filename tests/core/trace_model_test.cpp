@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/time_format.h"
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 #include "tests/make_event.h"
 
 #include <gtest/gtest.h>
@@ -35,20 +35,20 @@ TEST(StringTable, InternsEachStringOnceAndKeepsViewsStable)
 
 TEST(Trace, FinalizeSortsLanesAndComputesDepth)
 {
-    Trace trace;
-    const ProcessIndex p = trace.addProcess({ .pid = 10 });
-    const LaneIndex thread = trace.threadLane(p, 11);
-    EXPECT_EQ(trace.threadLane(p, 11), thread);
-    auto& events = trace.lanes[thread.value].events;
+    TraceBuilder builder;
+    const ProcessIndex p = builder.addProcess({ .pid = 10 });
+    const LaneIndex thread = builder.threadLane(p, 11);
+    EXPECT_EQ(builder.threadLane(p, 11), thread);
+    auto& events = builder.lanes()[thread.value].events;
     // Added out of order: outer [0,100), child [10,50), grandchild [20,30), sibling [60,90), next [100,110).
-    events.push_back(makeEvent(trace, EventKind::CpuOp, "sibling", 60, 90));
-    events.push_back(makeEvent(trace, EventKind::CpuOp, "grandchild", 20, 30));
-    events.push_back(makeEvent(trace, EventKind::CpuOp, "next", 100, 110));
-    events.push_back(makeEvent(trace, EventKind::CpuOp, "child", 10, 50));
-    events.push_back(makeEvent(trace, EventKind::CpuOp, "outer", 0, 100));
-    trace.finalize();
+    events.push_back(makeEvent(builder, EventKind::CpuOp, "sibling", 60, 90));
+    events.push_back(makeEvent(builder, EventKind::CpuOp, "grandchild", 20, 30));
+    events.push_back(makeEvent(builder, EventKind::CpuOp, "next", 100, 110));
+    events.push_back(makeEvent(builder, EventKind::CpuOp, "child", 10, 50));
+    events.push_back(makeEvent(builder, EventKind::CpuOp, "outer", 0, 100));
+    Trace trace = std::move(builder).finish();
 
-    const Lane& lane = trace.lanes[thread.value];
+    const Lane& lane = trace.lanes()[thread.value];
     const char* names[] = { "outer", "child", "grandchild", "sibling", "next" };
     const std::uint16_t depths[] = { 0, 1, 2, 1, 0 };
     const TimeNs prefix[] = { 100, 100, 100, 100, 110 };
@@ -70,21 +70,21 @@ class LaneVisibleRange : public ::testing::TestWithParam<RangeCase> { };
 
 TEST_P(LaneVisibleRange, HoldsEveryOverlappingEvent)
 {
-    Trace trace;
-    const ProcessIndex p = trace.addProcess({ .pid = 1 });
-    const DeviceIndex d = trace.device(p, 0);
-    const LaneIndex l = trace.streamLane(d, 7);
-    auto& events = trace.lanes[l.value].events;
-    events.push_back(makeEvent(trace, EventKind::Kernel, "a", 0, 10));
-    events.push_back(makeEvent(trace, EventKind::Kernel, "b", 10, 20));
-    events.push_back(makeEvent(trace, EventKind::Kernel, "zero", 25, 25));
-    events.push_back(makeEvent(trace, EventKind::Kernel, "long", 30, 100));
-    events.push_back(makeEvent(trace, EventKind::Kernel, "shadowed", 40, 45));
-    events.push_back(makeEvent(trace, EventKind::Kernel, "late", 120, 130));
-    trace.finalize();
+    TraceBuilder builder;
+    const ProcessIndex p = builder.addProcess({ .pid = 1 });
+    const DeviceIndex d = builder.device(p, 0);
+    const LaneIndex l = builder.streamLane(d, 7);
+    auto& events = builder.lanes()[l.value].events;
+    events.push_back(makeEvent(builder, EventKind::Kernel, "a", 0, 10));
+    events.push_back(makeEvent(builder, EventKind::Kernel, "b", 10, 20));
+    events.push_back(makeEvent(builder, EventKind::Kernel, "zero", 25, 25));
+    events.push_back(makeEvent(builder, EventKind::Kernel, "long", 30, 100));
+    events.push_back(makeEvent(builder, EventKind::Kernel, "shadowed", 40, 45));
+    events.push_back(makeEvent(builder, EventKind::Kernel, "late", 120, 130));
+    Trace trace = std::move(builder).finish();
 
     const RangeCase& c = GetParam();
-    const Lane& lane = trace.lanes[l.value];
+    const Lane& lane = trace.lanes()[l.value];
     const auto [first, last] = lane.visibleRange(c.t0, c.t1);
     std::vector<std::string> found;
     for (std::size_t i = 0; i < lane.events.size(); ++i) {
@@ -107,20 +107,20 @@ INSTANTIATE_TEST_SUITE_P(Cases, LaneVisibleRange,
 
 TEST(Trace, CorrelationLinksLaunchAndGpuOpsWithinAProcess)
 {
-    Trace trace;
-    const ProcessIndex p1 = trace.addProcess({ .pid = 1 });
-    const ProcessIndex p2 = trace.addProcess({ .pid = 2 });
-    const LaneIndex t1 = trace.threadLane(p1, 100);
-    const LaneIndex t2 = trace.threadLane(p2, 200);
-    const LaneIndex s1 = trace.streamLane(trace.device(p1, 0), 7);
-    const LaneIndex s2 = trace.streamLane(trace.device(p2, 0), 7);
-    trace.lanes[t1.value].events.push_back(makeEvent(trace, EventKind::RuntimeApi, "cudaLaunchKernel", 0, 5, 42));
-    trace.lanes[t1.value].events.push_back(makeEvent(trace, EventKind::CpuOp, "aten::mm", 0, 10, 42));
-    trace.lanes[t2.value].events.push_back(makeEvent(trace, EventKind::RuntimeApi, "cudaLaunchKernel", 3, 4, 42));
-    trace.lanes[s1.value].events.push_back(makeEvent(trace, EventKind::Kernel, "k1", 20, 30, 42));
-    trace.lanes[s2.value].events.push_back(makeEvent(trace, EventKind::Kernel, "k2", 40, 50, 42));
-    trace.lanes[s2.value].events.push_back(makeEvent(trace, EventKind::Kernel, "unlinked", 60, 70));
-    trace.finalize();
+    TraceBuilder builder;
+    const ProcessIndex p1 = builder.addProcess({ .pid = 1 });
+    const ProcessIndex p2 = builder.addProcess({ .pid = 2 });
+    const LaneIndex t1 = builder.threadLane(p1, 100);
+    const LaneIndex t2 = builder.threadLane(p2, 200);
+    const LaneIndex s1 = builder.streamLane(builder.device(p1, 0), 7);
+    const LaneIndex s2 = builder.streamLane(builder.device(p2, 0), 7);
+    builder.lanes()[t1.value].events.push_back(makeEvent(builder, EventKind::RuntimeApi, "cudaLaunchKernel", 0, 5, 42));
+    builder.lanes()[t1.value].events.push_back(makeEvent(builder, EventKind::CpuOp, "aten::mm", 0, 10, 42));
+    builder.lanes()[t2.value].events.push_back(makeEvent(builder, EventKind::RuntimeApi, "cudaLaunchKernel", 3, 4, 42));
+    builder.lanes()[s1.value].events.push_back(makeEvent(builder, EventKind::Kernel, "k1", 20, 30, 42));
+    builder.lanes()[s2.value].events.push_back(makeEvent(builder, EventKind::Kernel, "k2", 40, 50, 42));
+    builder.lanes()[s2.value].events.push_back(makeEvent(builder, EventKind::Kernel, "unlinked", 60, 70));
+    Trace trace = std::move(builder).finish();
 
     const auto launch1 = trace.launchOf({ s1, 0 });
     ASSERT_TRUE(launch1.has_value());
@@ -140,15 +140,16 @@ TEST(Trace, CorrelationLinksLaunchAndGpuOpsWithinAProcess)
 /// the earliest start, the rest are listed), ids outside a table's range, and ids too sparse for a table.
 TEST(Trace, CorrelationIndexAnswersForDenseDuplicatedAndSparseIds)
 {
+    TraceBuilder builder;
     Trace trace;
-    const auto add = [&trace](LaneIndex lane, EventKind kind, const char* name, TimeNs start, TimeNs end,
+    const auto add = [&builder](LaneIndex lane, EventKind kind, const char* name, TimeNs start, TimeNs end,
                          std::uint32_t correlation) {
-        trace.lanes[lane.value].events.push_back(makeEvent(trace, kind, name, start, end, correlation));
+        builder.lanes()[lane.value].events.push_back(makeEvent(builder, kind, name, start, end, correlation));
     };
     const auto ref = [&trace](const char* name) -> std::optional<EventRef> {
-        for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-            for (std::uint32_t i = 0; i < trace.lanes[l].events.size(); ++i) {
-                if (trace.name(trace.lanes[l].events[i]) == name)
+        for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+            for (std::uint32_t i = 0; i < trace.lanes()[l].events.size(); ++i) {
+                if (trace.name(trace.lanes()[l].events[i]) == name)
                     return EventRef { LaneIndex { l }, i };
             }
         }
@@ -168,10 +169,10 @@ TEST(Trace, CorrelationIndexAnswersForDenseDuplicatedAndSparseIds)
 
     // Process A: ids 1..3 (dense). Id 3 has two calls; the one on the later lane starts first (5 < 6), so it
     // replaces the first one seen in the slot. Kernel id 5 has no call (past the table's last id).
-    const ProcessIndex a = trace.addProcess({ .pid = 1 });
-    const LaneIndex a10 = trace.threadLane(a, 10);
-    const LaneIndex a11 = trace.threadLane(a, 11);
-    const LaneIndex aStream = trace.streamLane(trace.device(a, 0), 7);
+    const ProcessIndex a = builder.addProcess({ .pid = 1 });
+    const LaneIndex a10 = builder.threadLane(a, 10);
+    const LaneIndex a11 = builder.threadLane(a, 11);
+    const LaneIndex aStream = builder.streamLane(builder.device(a, 0), 7);
     add(a10, EventKind::RuntimeApi, "A call 1", 0, 2, 1);
     add(a10, EventKind::CpuOp, "A op with id 2", 2, 3, 2); // not an API call: never a launch
     add(a10, EventKind::RuntimeApi, "A call 2", 3, 5, 2);
@@ -185,11 +186,11 @@ TEST(Trace, CorrelationIndexAnswersForDenseDuplicatedAndSparseIds)
 
     // Process B: the same ids 1 and 2 again, in its own table. Id 2 launched two ops (a graph): the one on
     // the later stream lane starts first (110 < 120).
-    const ProcessIndex b = trace.addProcess({ .pid = 2 });
-    const LaneIndex b20 = trace.threadLane(b, 20);
-    const DeviceIndex bDevice = trace.device(b, 0);
-    const LaneIndex bStream7 = trace.streamLane(bDevice, 7);
-    const LaneIndex bStream8 = trace.streamLane(bDevice, 8);
+    const ProcessIndex b = builder.addProcess({ .pid = 2 });
+    const LaneIndex b20 = builder.threadLane(b, 20);
+    const DeviceIndex bDevice = builder.device(b, 0);
+    const LaneIndex bStream7 = builder.streamLane(bDevice, 7);
+    const LaneIndex bStream8 = builder.streamLane(bDevice, 8);
     add(b20, EventKind::RuntimeApi, "B call 1", 100, 102, 1);
     add(b20, EventKind::RuntimeApi, "B call 2", 103, 105, 2);
     add(bStream7, EventKind::Kernel, "B k1", 106, 108, 1);
@@ -197,18 +198,18 @@ TEST(Trace, CorrelationIndexAnswersForDenseDuplicatedAndSparseIds)
     add(bStream8, EventKind::Kernel, "B k2 first", 110, 115, 2);
 
     // Process C: ids 100 and 101 (a table starting at 100); kernel id 99 lies below it.
-    const ProcessIndex c = trace.addProcess({ .pid = 3 });
-    const LaneIndex c30 = trace.threadLane(c, 30);
-    const LaneIndex cStream = trace.streamLane(trace.device(c, 0), 7);
+    const ProcessIndex c = builder.addProcess({ .pid = 3 });
+    const LaneIndex c30 = builder.threadLane(c, 30);
+    const LaneIndex cStream = builder.streamLane(builder.device(c, 0), 7);
     add(c30, EventKind::RuntimeApi, "C call 100", 0, 1, 100);
     add(c30, EventKind::RuntimeApi, "C call 101", 2, 3, 101);
     add(cStream, EventKind::Kernel, "C k99", 5, 6, 99);
     add(cStream, EventKind::Kernel, "C k101", 7, 8, 101);
 
     // Process D: 3 calls with ids spread over 3e9 (a table would need 3e9 slots): the sorted list.
-    const ProcessIndex d = trace.addProcess({ .pid = 4 });
-    const LaneIndex d40 = trace.threadLane(d, 40);
-    const LaneIndex dStream = trace.streamLane(trace.device(d, 0), 7);
+    const ProcessIndex d = builder.addProcess({ .pid = 4 });
+    const LaneIndex d40 = builder.threadLane(d, 40);
+    const LaneIndex dStream = builder.streamLane(builder.device(d, 0), 7);
     add(d40, EventKind::RuntimeApi, "D call 7", 0, 1, 7);
     add(d40, EventKind::RuntimeApi, "D call 3e9", 2, 3, 3'000'000'000u);
     add(d40, EventKind::RuntimeApi, "D call 1e9", 4, 5, 1'000'000'000u);
@@ -219,8 +220,10 @@ TEST(Trace, CorrelationIndexAnswersForDenseDuplicatedAndSparseIds)
     add(dStream, EventKind::Kernel, "D k8", 16, 17, 8);
     add(dStream, EventKind::Kernel, "D k1e9+1", 18, 19, 1'000'000'001u);
 
-    for (int pass = 0; pass < 2; ++pass) { // finalizing again gives the same index
-        trace.finalize();
+    trace = std::move(builder).finish();
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1) // reopened and finished again: the same index
+            trace = TraceBuilder(std::move(trace)).finish();
         EXPECT_EQ(launchName("A k1"), "A call 1");
         EXPECT_EQ(launchName("A k2"), "A call 2");
         EXPECT_EQ(launchName("A k3"), "A call 3 early");
@@ -251,35 +254,35 @@ TEST(Trace, CorrelationIndexAnswersForDenseDuplicatedAndSparseIds)
 
 TEST(Trace, AppendRemapsProcessesDevicesStringsAndArgs)
 {
-    Trace a;
-    const ProcessIndex pa = a.addProcess({ .pid = 1, .rank = 0 });
-    const LaneIndex la = a.streamLane(a.device(pa, 0), 7);
-    a.lanes[la.value].events.push_back(makeEvent(a, EventKind::Kernel, "shared", 0, 10, 1));
-    Trace b;
+    TraceBuilder aBuilder;
+    const ProcessIndex pa = aBuilder.addProcess({ .pid = 1, .rank = 0 });
+    const LaneIndex la = aBuilder.streamLane(aBuilder.device(pa, 0), 7);
+    aBuilder.lanes()[la.value].events.push_back(makeEvent(aBuilder, EventKind::Kernel, "shared", 0, 10, 1));
+    TraceBuilder b;
     const ProcessIndex pb = b.addProcess({ .pid = 2, .rank = 1 });
     const LaneIndex lb = b.streamLane(b.device(pb, 0), 7);
     Event e = makeEvent(b, EventKind::Kernel, "only-b", 5, 25, 1);
     e.args = b.addArgs(R"({"grid":[1,1,1]})");
-    b.lanes[lb.value].events.push_back(e);
+    b.lanes()[lb.value].events.push_back(e);
     const LaneIndex tb = b.threadLane(pb, 9);
-    b.lanes[tb.value].events.push_back(makeEvent(b, EventKind::RuntimeApi, "cudaLaunchKernel", 1, 2, 1));
+    b.lanes()[tb.value].events.push_back(makeEvent(b, EventKind::RuntimeApi, "cudaLaunchKernel", 1, 2, 1));
 
-    a.append(std::move(b));
-    a.finalize();
-    ASSERT_EQ(a.processes.size(), 2u);
-    ASSERT_EQ(a.devices.size(), 2u);
-    EXPECT_EQ(a.devices[1].process.value, 1u);
-    EXPECT_EQ(a.processes[1].rank, 1);
-    const Lane& moved = a.lanes[1];
+    aBuilder.append(std::move(b));
+    EXPECT_EQ(aBuilder.streamLane(DeviceIndex { 1 }, 7), LaneIndex { 1 }); // index rebuilt for appended lanes
+    Trace a = std::move(aBuilder).finish();
+    ASSERT_EQ(a.processes().size(), 2u);
+    ASSERT_EQ(a.devices().size(), 2u);
+    EXPECT_EQ(a.devices()[1].process.value, 1u);
+    EXPECT_EQ(a.processes()[1].rank, 1);
+    const Lane& moved = a.lanes()[1];
     EXPECT_EQ(moved.device.value, 1u);
     EXPECT_EQ(a.name(moved.events[0]), "only-b");
     EXPECT_EQ(a.argsJson(moved.events[0]), R"({"grid":[1,1,1]})");
-    EXPECT_EQ(a.streamLane(DeviceIndex { 1 }, 7), LaneIndex { 1 }); // index rebuilt for appended lanes
     // Correlation 1 exists in both processes: each kernel finds its own process's launch.
     EXPECT_FALSE(a.launchOf({ la, 0 }).has_value());
     const auto launch = a.launchOf({ LaneIndex { 1 }, 0 });
     ASSERT_TRUE(launch.has_value());
-    EXPECT_EQ(a.lanes[launch->lane.value].process.value, 1u);
+    EXPECT_EQ(a.lanes()[launch->lane.value].process.value, 1u);
     const auto span = a.timeSpan();
     ASSERT_TRUE(span.has_value());
     EXPECT_EQ(span->first, 0);

@@ -96,7 +96,7 @@ TEST(AnnotationLayer, PaintsBracketsAboveTheLanesAndEventsWhereHitTestingPutsThe
     // makeSmallTrace(): k1 [2000, 3000) on stream 7 (lane 1); a note over [4000, 6000) away from it.
     const Trace trace = test::makeSmallTrace();
     const TimelineIndex index = TimelineIndex::build(trace);
-    std::vector<int> depths(trace.lanes.size());
+    std::vector<int> depths(trace.lanes().size());
     for (std::uint32_t l = 0; l < depths.size(); ++l)
         depths[l] = index.depthCount(LaneIndex { l });
     const LaneLayout layout = LaneLayout::build(trace, depths, {});
@@ -127,9 +127,9 @@ TEST(AnnotationLayer, PaintsBracketsAboveTheLanesAndEventsWhereHitTestingPutsThe
     const auto k1 = TimelinePainter::eventRect(scene, EventRef { LaneIndex { 1 }, 0 });
     ASSERT_TRUE(k1);
     EXPECT_GE(k1->top(), TimelinePainter::lanesTop(scene));
-    EXPECT_EQ(image.pixelColor(k1->center()), eventColor(trace.lanes[1].events[0]));
+    EXPECT_EQ(image.pixelColor(k1->center()), eventColor(trace.lanes()[1].events[0]));
     // Just above k1's row, in the lane spacing of the row above, is not k1's colour.
-    EXPECT_NE(image.pixelColor(k1->center().x(), k1->top() - 2), eventColor(trace.lanes[1].events[0]));
+    EXPECT_NE(image.pixelColor(k1->center().x(), k1->top() - 2), eventColor(trace.lanes()[1].events[0]));
 
     // Over the lanes the note's range is not tinted (a gap band under it keeps its cause's colour, as in
     // the legend); its edges are thin lines in its colour (x off the ruler's major ticks, every 100 px here,

@@ -47,7 +47,7 @@ std::optional<int> rankOfLane(const app::MainWindow& window, const LaneIdentity&
     const auto lane = trace ? findLane(*trace, identity) : std::nullopt;
     if (!lane)
         return std::nullopt;
-    return trace->processes[trace->lanes[lane->value].process.value].rank;
+    return trace->processes()[trace->lanes()[lane->value].process.value].rank;
 }
 
 /// Selects [kStart, end) as drawn on the lane `identity` and annotates it with Annotate Selection (Ctrl+M).

@@ -61,7 +61,7 @@ TimeNs firstCountedStepStart(const Trace& trace)
 std::size_t kernelsNamed(const Trace& trace, const std::string& name)
 {
     std::size_t count = 0;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events)
             count += e.kind == EventKind::Kernel && trace.name(e) == name ? 1 : 0;
     }
@@ -101,7 +101,7 @@ TEST_F(CompareViewTest, TwoTitledBlocksAlignedOnTheFirstCountedStep)
     ASSERT_NE(compared, nullptr);
     const Trace& combined = *m_window.trace();
     ASSERT_EQ(compared->newFirstProcess, 1u);
-    ASSERT_EQ(combined.processes.size(), compared->base->processes.size() + compared->fresh->processes.size());
+    ASSERT_EQ(combined.processes().size(), compared->base->processes().size() + compared->fresh->processes().size());
 
     // Every process header says its block: BASE's above NEW's.
     std::vector<std::string> headers;
@@ -183,7 +183,7 @@ TEST_F(CompareViewTest, KernelRowOutlinesItsOccurrencesInBothBlocks)
     const std::string name = expected.kernels.front().name; // the largest change in total time
     QTest::mouseClick(kernels->viewport(), Qt::LeftButton, {}, kernels->visualItemRect(kernels->item(0, 5)).center());
     const Trace& combined = *m_window.trace();
-    const auto id = combined.strings.find(name);
+    const auto id = combined.strings().find(name);
     ASSERT_TRUE(id.has_value());
     const std::vector<bool>& outlined = m_window.timelineView()->highlightedNames();
     ASSERT_GT(outlined.size(), id->value);
@@ -209,14 +209,14 @@ TEST_F(CompareViewTest, DeviceRowSelectsTheDevicesGapBandsInBothBlocks)
     const std::vector<bool>& selected = m_window.timelineView()->selectedDevices();
     const Trace& combined = *m_window.trace();
     const auto compared = m_window.comparedTraces();
-    ASSERT_EQ(selected.size(), combined.devices.size());
+    ASSERT_EQ(selected.size(), combined.devices().size());
     std::size_t inBase = 0;
     std::size_t inNew = 0;
     for (std::uint32_t d = 0; d < selected.size(); ++d) {
         if (!selected[d])
             continue;
-        EXPECT_EQ(combined.devices[d].id, m_window.diffDock()->diff()->diff.devices[0].deviceId);
-        ++(combined.devices[d].process.value < compared->newFirstProcess ? inBase : inNew);
+        EXPECT_EQ(combined.devices()[d].id, m_window.diffDock()->diff()->diff.devices[0].deviceId);
+        ++(combined.devices()[d].process.value < compared->newFirstProcess ? inBase : inNew);
     }
     EXPECT_EQ(inBase, 1u);
     EXPECT_EQ(inNew, 1u);

@@ -23,26 +23,25 @@ constexpr int kLevels = 30;
 // copy [80000, 81000) that the call launched. The device's longest gap is [3000, 80000), ended by the copy.
 Trace makeDeepTrace()
 {
-    Trace trace;
+    TraceBuilder trace;
     Process process;
     process.pid = 7;
     process.name = "python";
     const ProcessIndex p = trace.addProcess(process);
     const LaneIndex thread = trace.threadLane(p, 1);
     const LaneIndex stream = trace.streamLane(trace.device(p, 0), 7);
-    auto& cpu = trace.lanes[thread.value].events;
+    auto& cpu = trace.lanes()[thread.value].events;
     for (int d = 0; d + 1 < kLevels; ++d)
         cpu.push_back(test::makeEvent(
             trace, EventKind::PythonFunction, "frame_" + std::to_string(d), 1000 + d * 10, 100'000 - d * 10));
     cpu.push_back(test::makeEvent(trace, EventKind::RuntimeApi, "cudaMemcpyAsync", 50'000, 50'100, 1));
-    auto& gpu = trace.lanes[stream.value].events;
+    auto& gpu = trace.lanes()[stream.value].events;
     gpu.push_back(test::makeEvent(trace, EventKind::Kernel, "k0", 2000, 3000));
     Event copy = test::makeEvent(trace, EventKind::Memcpy, "Memcpy HtoD", 80'000, 81'000, 1);
     copy.copyKind = CopyKind::HtoD;
     copy.bytes = 4096;
     gpu.push_back(copy);
-    trace.finalize();
-    return trace;
+    return std::move(trace).finish();
 }
 
 class DeepStackTest : public ::testing::Test {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/draw_list.h"
+#include "core/model/trace_builder.h"
 #include "gui/gui_test_support.h"
 
 #include <gtest/gtest.h>
@@ -11,11 +12,11 @@ using namespace gapscope::timeline;
 
 namespace {
 
-Event kernel(Trace& trace, TimeNs start, TimeNs end, const char* name = "k")
+Event kernel(TraceBuilder& trace, TimeNs start, TimeNs end, const char* name = "k")
 {
     Event e;
     e.kind = EventKind::Kernel;
-    e.name = trace.strings.intern(name);
+    e.name = trace.strings().intern(name);
     e.start = start;
     e.end = end;
     return e;
@@ -23,15 +24,15 @@ Event kernel(Trace& trace, TimeNs start, TimeNs end, const char* name = "k")
 
 TEST(DrawListTest, FoldsNarrowNeighboursAndKeepsWideEventsApart)
 {
-    Trace trace;
-    const ProcessIndex p = trace.addProcess({});
-    const LaneIndex lane = trace.streamLane(trace.device(p, 0), 7);
-    auto& events = trace.lanes[lane.value].events;
+    TraceBuilder builder;
+    const ProcessIndex p = builder.addProcess({});
+    const LaneIndex lane = builder.streamLane(builder.device(p, 0), 7);
+    auto& events = builder.lanes()[lane.value].events;
     // 10 ns per pixel: three sub-pixel kernels within a pixel of each other, a 20 px kernel, a
     // sub-pixel kernel right after it, a zero-length one, and one entirely outside the range.
-    events = { kernel(trace, 0, 3), kernel(trace, 4, 6), kernel(trace, 7, 12, "longest"), kernel(trace, 100, 300),
-        kernel(trace, 305, 306), kernel(trace, 500, 500), kernel(trace, 2000, 2100) };
-    trace.finalize();
+    events = { kernel(builder, 0, 3), kernel(builder, 4, 6), kernel(builder, 7, 12, "longest"),
+        kernel(builder, 100, 300), kernel(builder, 305, 306), kernel(builder, 500, 500), kernel(builder, 2000, 2100) };
+    Trace trace = std::move(builder).finish();
     const TimelineIndex index = TimelineIndex::build(trace);
     const LaneDrawList list = buildLaneDrawList(trace, index, lane, TimeAxis { 0, 1000, 100 });
     ASSERT_EQ(list.items.size(), 4u);
@@ -85,8 +86,8 @@ TEST_P(LodCoverageTest, NeverDropsAnEventFromAColumnItCovers)
     const TimeNs start = traceStart + static_cast<TimeNs>(span * c.offsetFraction);
     const TimeAxis axis { start, start + std::max<TimeNs>(1, static_cast<TimeNs>(span * c.rangeFraction)), c.width };
     const int columns = static_cast<int>(c.width);
-    for (std::uint32_t l = 0; l < s_trace->lanes.size(); ++l) {
-        const Lane& lane = s_trace->lanes[l];
+    for (std::uint32_t l = 0; l < s_trace->lanes().size(); ++l) {
+        const Lane& lane = s_trace->lanes()[l];
         const LaneDrawList list = buildLaneDrawList(*s_trace, *s_index, LaneIndex { l }, axis);
         std::map<int, std::vector<bool>> covered;
         for (const DrawItem& item : list.items) {

@@ -118,9 +118,9 @@ TEST(FiguresAgree, RanksAreListedInRankOrderAndNamedEverywhere)
     const auto& devices = window.analysis()->devices;
     ASSERT_EQ(devices.size(), 2u);
     // The analysis lists rank 0 first (SOURCES.md: rank 0 span 1222847 µs, rank 1 1231186 µs).
-    EXPECT_EQ(trace.processes[devices[0].process.value].rank, 0);
+    EXPECT_EQ(trace.processes()[devices[0].process.value].rank, 0);
     EXPECT_EQ(devices[0].spanNs, 1'222'847'000);
-    EXPECT_EQ(trace.processes[devices[1].process.value].rank, 1);
+    EXPECT_EQ(trace.processes()[devices[1].process.value].rank, 1);
     EXPECT_EQ(devices[1].spanNs, 1'231'186'000);
 
     // Status bar: rank 0 before rank 1, each named with its rank.
@@ -140,15 +140,16 @@ TEST(FiguresAgree, RanksAreListedInRankOrderAndNamedEverywhere)
     std::vector<int> ranks;
     for (const LayoutRow& row : window.timelineView()->layout().rows()) {
         if (row.kind == RowKind::DeviceHeader)
-            ranks.push_back(*trace.processes[row.process.value].rank);
+            ranks.push_back(*trace.processes()[row.process.value].rank);
     }
     EXPECT_EQ(ranks, (std::vector<int> { 0, 1 }));
     // A gap's details name the rank of its GPU.
     window.showGap(window.gapsDock()->model()->gapAt(0));
     const Gap gap = window.analysis()->gaps[window.gapsDock()->model()->gapAt(0)];
     const QString gapDetails = window.detailsPanel()->toPlainText();
-    const int rank = *trace.processes[gap.process.value].rank;
-    EXPECT_TRUE(gapDetails.contains(QStringLiteral("rank %1 GPU %2").arg(rank).arg(trace.devices[gap.device.value].id)))
+    const int rank = *trace.processes()[gap.process.value].rank;
+    EXPECT_TRUE(
+        gapDetails.contains(QStringLiteral("rank %1 GPU %2").arg(rank).arg(trace.devices()[gap.device.value].id)))
         << gapDetails.toStdString();
 }
 

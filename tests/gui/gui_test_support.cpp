@@ -8,7 +8,7 @@ namespace gapscope::test {
 
 Trace makeSmallTrace()
 {
-    Trace trace;
+    TraceBuilder trace;
     Process process;
     process.pid = 100;
     process.name = "python";
@@ -17,21 +17,20 @@ Trace makeSmallTrace()
     const LaneIndex thread = trace.threadLane(p, 1);
     const DeviceIndex device = trace.device(p, 0);
     const LaneIndex stream = trace.streamLane(device, 7);
-    auto& cpu = trace.lanes[thread.value].events;
+    auto& cpu = trace.lanes()[thread.value].events;
     cpu.push_back(makeEvent(trace, EventKind::UserAnnotation, "step", 1000, 9000));
     cpu.push_back(makeEvent(trace, EventKind::RuntimeApi, "cudaLaunchKernel", 1000, 1100, 1));
     cpu.push_back(makeEvent(trace, EventKind::RuntimeApi, "cudaLaunchKernel", 5000, 5100, 2));
     cpu.push_back(makeEvent(trace, EventKind::RuntimeApi, "cudaStreamSynchronize", 6000, 8000));
-    auto& gpu = trace.lanes[stream.value].events;
+    auto& gpu = trace.lanes()[stream.value].events;
     gpu.push_back(makeEvent(trace, EventKind::Kernel, "k1", 2000, 3000, 1));
     gpu.push_back(makeEvent(trace, EventKind::Kernel, "k2", 7000, 7500, 2));
-    trace.finalize();
-    return trace;
+    return std::move(trace).finish();
 }
 
 Trace makeGeneratedTrace(int streams, int threads, std::size_t eventsPerLane, unsigned seed)
 {
-    Trace trace;
+    TraceBuilder trace;
     Process process;
     process.pid = 1;
     process.name = "generated";
@@ -43,11 +42,11 @@ Trace makeGeneratedTrace(int streams, int threads, std::size_t eventsPerLane, un
     std::uniform_int_distribution<int> kernelName(0, 15);
     std::vector<StringId> kernelNames;
     for (int k = 0; k < 16; ++k)
-        kernelNames.push_back(trace.strings.intern("kernel_" + std::to_string(k)));
-    const StringId launch = trace.strings.intern("cudaLaunchKernel");
-    const StringId range = trace.strings.intern("forward");
+        kernelNames.push_back(trace.strings().intern("kernel_" + std::to_string(k)));
+    const StringId launch = trace.strings().intern("cudaLaunchKernel");
+    const StringId range = trace.strings().intern("forward");
     for (int s = 0; s < streams; ++s) {
-        auto& events = trace.lanes[trace.streamLane(device, 7 + s).value].events;
+        auto& events = trace.lanes()[trace.streamLane(device, 7 + s).value].events;
         events.reserve(eventsPerLane);
         TimeNs t = 1'000'000'000'000'000'000 + gapLength(random);
         for (std::size_t i = 0; i < eventsPerLane; ++i) {
@@ -61,7 +60,7 @@ Trace makeGeneratedTrace(int streams, int threads, std::size_t eventsPerLane, un
         }
     }
     for (int th = 0; th < threads; ++th) {
-        auto& events = trace.lanes[trace.threadLane(p, 1000 + th).value].events;
+        auto& events = trace.lanes()[trace.threadLane(p, 1000 + th).value].events;
         events.reserve(eventsPerLane);
         TimeNs t = 1'000'000'000'000'000'000 + gapLength(random);
         // Ranges of 9 events: one outer range holding 8 API calls.
@@ -88,8 +87,7 @@ Trace makeGeneratedTrace(int streams, int threads, std::size_t eventsPerLane, un
             t = outer.end + 4 * gapLength(random);
         }
     }
-    trace.finalize();
-    return trace;
+    return std::move(trace).finish();
 }
 
 } // namespace gapscope::test

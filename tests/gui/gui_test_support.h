@@ -5,7 +5,7 @@
 
 namespace gapscope::test {
 
-/// A small hand-built trace (finalized), the answers of the GUI unit tests are worked out from it:
+/// A small hand-built trace (finished), the answers of the GUI unit tests are worked out from it:
 /// process 0 (pid 100, rank 0) with thread 1 holding
 ///   [1000, 9000) "step" (depth 0), [1000, 1100) cudaLaunchKernel corr 1 (depth 1),
 ///   [5000, 5100) cudaLaunchKernel corr 2 (depth 1), [6000, 8000) cudaStreamSynchronize (depth 1)

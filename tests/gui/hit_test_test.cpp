@@ -9,7 +9,7 @@ using namespace gapscope::timeline;
 
 namespace {
 
-// Lanes of makeSmallTrace(): lane 0 is thread 1, lane 1 is stream 7. After finalize() thread 1 holds
+// Lanes of makeSmallTrace(): lane 0 is thread 1, lane 1 is stream 7. Once finished, thread 1 holds
 // 0: step [1000, 9000) depth 0, 1: launch [1000, 1100) depth 1, 2: launch [5000, 5100) depth 1,
 // 3: sync [6000, 8000) depth 1; stream 7 holds 0: k1 [2000, 3000), 1: k2 [7000, 7500).
 struct LaneHitCase {

@@ -150,7 +150,7 @@ TEST_F(JobViewTest, ClickingACollectiveSelectsItsKernelOnEveryRankAtTheReportedA
     for (std::size_t r = 0; r < 8; ++r) {
         const Event& e = trace.event(kernels[r]);
         EXPECT_EQ(e.start, arrivals.at(r).get<TimeNs>()) << "rank " << r;
-        EXPECT_EQ(trace.processes[trace.lanes[kernels[r].lane.value].process.value].rank, static_cast<int>(r));
+        EXPECT_EQ(trace.processes()[trace.lanes()[kernels[r].lane.value].process.value].rank, static_cast<int>(r));
     }
     // The bracket spans the first to the last arrival, and the lanes zoomed onto it.
     const auto& spread = *window.jobSession()->laneOverlay()->spread();
@@ -225,7 +225,7 @@ TEST_F(JobViewTest, RanksDockShowsTheFiguresOfReportJsonAndSortsByWait)
     const Trace& trace = *window.trace();
     bool found = false;
     for (const LayoutRow& row : window.timelineView()->layout().rows()) {
-        if (row.kind != RowKind::ProcessHeader || trace.processes[row.process.value].rank != rank)
+        if (row.kind != RowKind::ProcessHeader || trace.processes()[row.process.value].rank != rank)
             continue;
         found = true;
         const int scroll = window.timelineView()->verticalScrollBar()->value();
@@ -245,7 +245,7 @@ TEST_F(JobViewTest, ClickingARankRowOfTheOverviewScrollsToItsLanes)
         QTest::mouseClick(overview, Qt::LeftButton, {}, overview->rowCentre(row));
         const int rank = window.jobSession()->job()->analysis.perRank[row].rank;
         for (const LayoutRow& r : window.timelineView()->layout().rows()) {
-            if (r.kind == RowKind::ProcessHeader && trace.processes[r.process.value].rank == rank) {
+            if (r.kind == RowKind::ProcessHeader && trace.processes()[r.process.value].rank == rank) {
                 EXPECT_TRUE(r.y == bar->value() || bar->value() == bar->maximum()) << rank;
             }
         }

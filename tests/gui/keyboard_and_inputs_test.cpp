@@ -200,7 +200,7 @@ TEST(RecordingOpens, AskFirstWhenATraceIsOpen)
     sideBySide->click();
     ASSERT_TRUE(shown.wait(60'000));
     QStringList sources;
-    for (const Process& process : window.trace()->processes)
+    for (const Process& process : window.trace()->processes())
         sources << QString::fromStdString(process.sourceFile);
     EXPECT_TRUE(sources.contains(dataFile(kSmall))) << sources.join(QLatin1Char(' ')).toStdString();
     EXPECT_TRUE(sources.contains(dataFile("hta/trace_filter/sampled_rank-0.json.gz")));

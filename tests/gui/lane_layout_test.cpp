@@ -12,7 +12,7 @@ namespace {
 // Two ranks loaded in the order rank 1, rank 0; rank 0 has two threads, one GPU with streams 13 and 7.
 Trace twoRanks()
 {
-    Trace trace;
+    TraceBuilder trace;
     Process rank1;
     rank1.pid = 20;
     rank1.name = "train";
@@ -28,9 +28,8 @@ Trace twoRanks()
     const DeviceIndex gpu0 = trace.device(p0, 0); // device 0
     trace.streamLane(gpu0, 13); // lane 3
     trace.streamLane(gpu0, 7); // lane 4
-    trace.devices[gpu0.value].name = "Tesla V100";
-    trace.finalize();
-    return trace;
+    trace.devices()[gpu0.value].name = "Tesla V100";
+    return std::move(trace).finish();
 }
 
 TEST(LaneLayoutTest, OrdersRanksThenThreadsThenDevicesWithTheirStreams)

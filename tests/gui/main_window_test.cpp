@@ -260,7 +260,7 @@ TEST(MainWindowTest, DroppedFilesOpenAndAreRemembered)
     QSignalSpy shown(&window, &app::MainWindow::traceShown);
     QApplication::sendEvent(&window, &drop);
     ASSERT_TRUE(shown.wait(30'000));
-    EXPECT_EQ(QString::fromStdString(window.trace()->processes.at(0).sourceFile), small);
+    EXPECT_EQ(QString::fromStdString(window.trace()->processes().at(0).sourceFile), small);
     // File > Open Recent lists it first.
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     ASSERT_FALSE(recent.isEmpty());
@@ -279,8 +279,8 @@ TEST(MainWindowTest, ANewerLoadDropsTheOlderOne)
     waitForWorkers();
     EXPECT_EQ(shown.count(), 1);
     ASSERT_TRUE(window.trace());
-    ASSERT_EQ(window.trace()->processes.size(), 1u);
-    EXPECT_EQ(QString::fromStdString(window.trace()->processes[0].sourceFile), small);
+    ASSERT_EQ(window.trace()->processes().size(), 1u);
+    EXPECT_EQ(QString::fromStdString(window.trace()->processes()[0].sourceFile), small);
 }
 
 } // namespace

@@ -31,7 +31,7 @@ Counts countOf(const Trace& trace, TimeNs from = std::numeric_limits<TimeNs>::mi
     TimeNs to = std::numeric_limits<TimeNs>::max())
 {
     Counts c;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {
             const bool overlaps = e.start == e.end ? (e.start >= from && e.start < to) : (e.start < to && e.end > from);
             if (overlaps)
@@ -68,8 +68,8 @@ TEST(PartialLoad, TooLargeOffersGpuLanesOnlyThenARangeWithAllLanes)
     const Trace& gpuOnly = *window.loadedTrace().trace;
     EXPECT_EQ(countOf(gpuOnly).gpu, all.gpu);
     EXPECT_EQ(countOf(gpuOnly).host, 0u);
-    ASSERT_FALSE(gpuOnly.warnings.empty());
-    EXPECT_EQ(gpuOnly.warnings.front().message.rfind("loaded only the GPU lanes: ", 0), 0u);
+    ASSERT_FALSE(gpuOnly.warnings().empty());
+    EXPECT_EQ(gpuOnly.warnings().front().message.rfind("loaded only the GPU lanes: ", 0), 0u);
 
     // Nothing selected: nothing to reload. A range selected (the middle fifth of the GPU lanes' span): every lane.
     EXPECT_FALSE(window.loadRangeAction()->isEnabled());

@@ -115,7 +115,7 @@ std::vector<std::string> shapeOf(const Trace& trace, const Lane& lane, EventKind
 
 const Lane* threadNamed(const Trace& trace, std::string_view name)
 {
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.kind == LaneKind::CpuThread && lane.name == name)
             return &lane;
     }
@@ -136,15 +136,15 @@ TEST_F(RecordRecordingTest, NvtxClientOpensWithItsThreadsAndRanges)
     // What tests/capture/record_nvtx_test.cpp finds in the same client's recording.
     const std::shared_ptr<const Trace> trace = m_window.trace();
     ASSERT_TRUE(trace);
-    ASSERT_EQ(trace->processes.size(), 1u);
-    EXPECT_EQ(trace->processes[0].name, "gapscope_nvtx_client");
+    ASSERT_EQ(trace->processes().size(), 1u);
+    EXPECT_EQ(trace->processes()[0].name, "gapscope_nvtx_client");
     const Lane* main = threadNamed(*trace, "nvtx-main");
     const Lane* a = threadNamed(*trace, "worker-a");
     const Lane* b = threadNamed(*trace, "worker-b");
     ASSERT_NE(main, nullptr);
     ASSERT_NE(a, nullptr);
     ASSERT_NE(b, nullptr);
-    EXPECT_EQ(main->tid, trace->processes[0].pid);
+    EXPECT_EQ(main->tid, trace->processes()[0].pid);
     EXPECT_EQ(
         shapeOf(*trace, *main, EventKind::NvtxRange), (std::vector<std::string> { "main:setup@0", "main:load@1" }));
     EXPECT_EQ(shapeOf(*trace, *main, EventKind::NvtxMark), (std::vector<std::string> { "main:loaded@2" }));
@@ -154,7 +154,7 @@ TEST_F(RecordRecordingTest, NvtxClientOpensWithItsThreadsAndRanges)
     EXPECT_EQ(shapeOf(*trace, *b, EventKind::NvtxRange),
         (std::vector<std::string> { "async:shared@0", "b:outer@1", "b:middle@2", "b:inner@3", "b:domain-range@1" }));
     std::size_t nvtxEvents = 0;
-    for (const Lane& lane : trace->lanes) {
+    for (const Lane& lane : trace->lanes()) {
         for (const Event& e : lane.events)
             nvtxEvents += e.kind == EventKind::NvtxRange || e.kind == EventKind::NvtxMark;
     }
@@ -222,7 +222,7 @@ TEST_F(RecordRecordingTest, StopEndsTheLongClientAndItsPartialTraceOpens)
     const std::shared_ptr<const Trace> trace = m_window.trace();
     ASSERT_TRUE(trace);
     std::vector<std::string> marks;
-    for (const Lane& lane : trace->lanes) {
+    for (const Lane& lane : trace->lanes()) {
         for (const Event& e : lane.events) {
             if (e.kind == EventKind::NvtxMark)
                 marks.emplace_back(trace->name(e));
@@ -259,7 +259,7 @@ TEST_F(RecordRecordingTest, ClosingWhileRecordingAsksThenStopsAndOpensWhatWasRec
     ASSERT_TRUE(shown.wait(30'000));
     ASSERT_TRUE(m_outcome);
     EXPECT_EQ(m_outcome->exit.signal, SIGINT);
-    EXPECT_EQ(m_window.trace()->processes.size(), 1u);
+    EXPECT_EQ(m_window.trace()->processes().size(), 1u);
 }
 
 TEST(RecordRecordingTeardownTest, ClosingTheViewerWhileRecordingEndsTheProgramWithoutHanging)

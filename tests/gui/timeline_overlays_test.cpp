@@ -48,13 +48,12 @@ TEST(TimelineLegend, KernelAtTheBottomRightIsNotHiddenByALegend)
     // makeSmallTrace's lanes and five more threads above the stream, so that the stream lane can sit at the
     // bottom of the lanes, where the legend box was drawn over them: [right - 478, right - 8] x
     // [bottom - 30, bottom - 8].
-    Trace built = test::makeSmallTrace();
+    TraceBuilder built(test::makeSmallTrace());
     for (int t = 0; t < 5; ++t) {
         const LaneIndex lane = built.threadLane(ProcessIndex { 0 }, 50 + t);
-        built.lanes[lane.value].events.push_back(test::makeEvent(built, EventKind::CpuOp, "busy", 1000, 2000));
+        built.lanes()[lane.value].events.push_back(test::makeEvent(built, EventKind::CpuOp, "busy", 1000, 2000));
     }
-    built.finalize();
-    const auto trace = std::make_shared<const Trace>(std::move(built));
+    const auto trace = std::make_shared<const Trace>(std::move(built).finish());
     const auto index = std::make_shared<const TimelineIndex>(TimelineIndex::build(*trace));
     TimelineState state;
     TimelineView view(&state);
@@ -63,7 +62,7 @@ TEST(TimelineLegend, KernelAtTheBottomRightIsNotHiddenByALegend)
     view.setTrace(LoadedTrace { trace, index, {} });
     view.setAnalysis(makeAnalysisSnapshot(*trace, analyze(*trace, AnalysisOptions {})));
     std::uint32_t stream = 0;
-    while (trace->lanes[stream].kind != LaneKind::GpuStream)
+    while (trace->lanes()[stream].kind != LaneKind::GpuStream)
         ++stream;
     const EventRef k2 { LaneIndex { stream }, 1 };
     // Shrink the view until the stream lane's middle is 19 px above the lanes' bottom (inside the old box).
@@ -115,9 +114,9 @@ TEST(GapsDockLegend, NamesEveryCauseInItsBandColour)
 TEST_F(TimelineOverlaysTest, SearchMatchesAreOutlinedAndFocusIsFramed)
 {
     // Outline k1 and k2 (the names matching "k"), not the launch calls.
-    std::vector<bool> names(m_trace->strings.size(), false);
-    names[m_trace->lanes[1].events[0].name.value] = true;
-    names[m_trace->lanes[1].events[1].name.value] = true;
+    std::vector<bool> names(m_trace->strings().size(), false);
+    names[m_trace->lanes()[1].events[0].name.value] = true;
+    names[m_trace->lanes()[1].events[1].name.value] = true;
     m_view->setHighlightedNames(names);
     m_view->zoomToRange(1000, 9000, 0.0);
     const TimelineScene scene = m_view->scene();
@@ -126,7 +125,7 @@ TEST_F(TimelineOverlaysTest, SearchMatchesAreOutlinedAndFocusIsFramed)
     QImage image = m_view->canvas()->grab().toImage();
     // The outline is 2 px inside the event's rectangle; its middle keeps the event's colour.
     EXPECT_EQ(image.pixelColor(k1->center().x(), k1->top() + 1), searchMatchColor());
-    EXPECT_EQ(image.pixelColor(k1->center()), eventColor(m_trace->lanes[1].events[0]));
+    EXPECT_EQ(image.pixelColor(k1->center()), eventColor(m_trace->lanes()[1].events[0]));
     // A launch call is not outlined.
     const auto launch = TimelinePainter::eventRect(scene, EventRef { LaneIndex { 0 }, 1 });
     ASSERT_TRUE(launch);

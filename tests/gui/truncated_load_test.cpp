@@ -32,7 +32,7 @@ TEST(TruncatedLoad, ViewerShowsTheEventsBeforeTheCutAndTheWarning)
     EXPECT_GT(window.trace()->eventCount(), 100u);
     EXPECT_FALSE(window.timelineView()->layout().rows().empty());
     // The warning, with the file and the byte, in Details; the status bar points there.
-    const ImportWarning& cut = window.trace()->warnings.back();
+    const ImportWarning& cut = window.trace()->warnings().back();
     const QString details = window.detailsPanel()->toPlainText();
     EXPECT_TRUE(details.contains(QStringLiteral("at byte %1").arg(cut.byteOffset))) << details.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("truncated"))) << details.toStdString();
@@ -53,8 +53,8 @@ TEST(ImportNotes, ReadersNotesWithoutASkippedEventAreNotCalledSkippedEvents)
         { QString::fromStdString(test::dataPath("pipit/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite")) });
     ASSERT_TRUE(shown.wait(30'000)) << window.lastError().toStdString();
     ASSERT_TRUE(window.trace());
-    EXPECT_EQ(window.trace()->skippedEvents, 0u);
-    ASSERT_EQ(window.trace()->warnings.size(), 2u);
+    EXPECT_EQ(window.trace()->skippedEvents(), 0u);
+    ASSERT_EQ(window.trace()->warnings().size(), 2u);
     const QString details = window.detailsPanel()->toPlainText();
     EXPECT_TRUE(details.contains(QStringLiteral("Notes from loading (no event skipped)"))) << details.toStdString();
     EXPECT_FALSE(details.contains(QStringLiteral("skipped while loading"))) << details.toStdString();

@@ -44,7 +44,7 @@ EventKind ChromeEventMapper::kindOf(const ParsedEvent& ev)
 StringId ChromeEventMapper::internName(const ParsedEvent& ev)
 {
     if (ev.nameEscaped && json::unescapeString(ev.name, m_scratch))
-        return m_builder.trace().strings.intern(m_scratch);
+        return m_builder.trace().strings().intern(m_scratch);
     // Names repeat (a few hundred distinct kernels in a million events) and are long (kernel signatures of
     // 200-600 bytes): a direct-mapped cache keyed by length and three 8-byte samples, verified by one memcmp,
     // spares hashing the whole name for the string table on every event.
@@ -63,7 +63,7 @@ StringId ChromeEventMapper::internName(const ParsedEvent& ev)
     h *= 0xbf58476d1ce4e5b9ull;
     h ^= h >> 32;
     NameCacheSlot& slot = m_nameCache[h & (m_nameCache.size() - 1)];
-    StringTable& strings = m_builder.trace().strings;
+    StringTable& strings = m_builder.trace().strings();
     if (slot.length == n && slot.id != 0) {
         const std::string_view cached = strings.view(StringId { slot.id });
         if (std::memcmp(cached.data(), name.data(), n) == 0)
@@ -200,7 +200,7 @@ void ChromeEventMapper::mapSlice(const ParsedEvent& ev, std::uint64_t offset, ch
         if (ev.bytes && *ev.bytes > 0)
             event.bytes = static_cast<std::uint64_t>(*ev.bytes);
         if (event.kind == EventKind::Memcpy)
-            event.copyKind = copyKindFromMemcpyName(m_builder.trace().strings.view(event.name));
+            event.copyKind = copyKindFromMemcpyName(m_builder.trace().strings().view(event.name));
     }
     if (ev.hasArgs && !ev.argsEmpty && m_keepArgs)
         event.args = m_builder.trace().addArgs(ev.argsText);

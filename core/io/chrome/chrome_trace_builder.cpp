@@ -215,13 +215,13 @@ void ChromeTraceBuilder::addDeviceProperties(int id, std::string name, std::stri
 
 void ChromeTraceBuilder::warnSkipped(std::uint64_t byteOffset, std::string message)
 {
-    if (listsSkip(++m_trace.skippedEvents))
+    if (listsSkip(++m_trace.skippedEvents()))
         warn(byteOffset, std::move(message));
 }
 
 void ChromeTraceBuilder::warn(std::uint64_t byteOffset, std::string message)
 {
-    m_trace.warnings.push_back(ImportWarning { m_fileName, byteOffset, std::move(message) });
+    m_trace.warnings().push_back(ImportWarning { m_fileName, byteOffset, std::move(message) });
 }
 
 std::int64_t ChromeTraceBuilder::chooseHostPid() const
@@ -343,7 +343,7 @@ void ChromeTraceBuilder::bindFlows(
     }
 }
 
-Trace ChromeTraceBuilder::finish()
+TraceBuilder ChromeTraceBuilder::takeTrace()
 {
     for (auto& [key, slices] : m_openSlices) {
         for (const OpenSlice& slice : slices)
@@ -351,10 +351,10 @@ Trace ChromeTraceBuilder::finish()
     }
     m_openSlices.clear();
     if (m_filter.active()) // first, and listed past the cap: every figure depends on it
-        m_trace.warnings.insert(
-            m_trace.warnings.begin(), ImportWarning { m_fileName, 0, m_filter.warning(m_filtered), "the whole file" });
-    if (auto unlisted = unlistedSkipsWarning(m_trace.skippedEvents, "malformed events"))
-        m_trace.warnings.push_back(ImportWarning { m_fileName, 0, std::move(*unlisted) });
+        m_trace.warnings().insert(m_trace.warnings().begin(),
+            ImportWarning { m_fileName, 0, m_filter.warning(m_filtered), "the whole file" });
+    if (auto unlisted = unlistedSkipsWarning(m_trace.skippedEvents(), "malformed events"))
+        m_trace.warnings().push_back(ImportWarning { m_fileName, 0, std::move(*unlisted) });
 
     const std::int64_t hostPid = chooseHostPid();
     std::unordered_set<std::int64_t> gpuPids;
@@ -415,7 +415,7 @@ Trace ChromeTraceBuilder::finish()
             const auto it = processByPid.find(md.pid.value);
             if (it == processByPid.end())
                 break;
-            Process& p = m_trace.processes[it->second.value];
+            Process& p = m_trace.processes()[it->second.value];
             if (md.kind == MetadataKind::ProcessName)
                 p.name = md.value;
             else
@@ -458,24 +458,23 @@ Trace ChromeTraceBuilder::finish()
     };
     for (const std::uint32_t i : hostLanes) {
         const LaneIndex index = m_trace.threadLane(laneProcess[i], m_lanes[i].tid.value);
-        moveEvents(m_lanes[i], m_trace.lanes[index.value]);
+        moveEvents(m_lanes[i], m_trace.lanes()[index.value]);
     }
     for (const std::uint32_t i : gpuLanes) {
         const int deviceId = m_lanes[i].device;
-        const std::size_t devicesBefore = m_trace.devices.size();
+        const std::size_t devicesBefore = m_trace.devices().size();
         const DeviceIndex device = m_trace.device(host, deviceId);
-        if (m_trace.devices.size() != devicesBefore) {
+        if (m_trace.devices().size() != devicesBefore) {
             if (auto info = m_deviceInfo.find(deviceId); info != m_deviceInfo.end()) {
-                m_trace.devices[device.value].name = info->second.name;
-                m_trace.devices[device.value].propertiesJson = info->second.json;
+                m_trace.devices()[device.value].name = info->second.name;
+                m_trace.devices()[device.value].propertiesJson = info->second.json;
             }
         }
         const LaneIndex index = m_trace.streamLane(device, m_lanes[i].stream);
-        moveEvents(m_lanes[i], m_trace.lanes[index.value]);
+        moveEvents(m_lanes[i], m_trace.lanes()[index.value]);
     }
     m_lanes.clear();
 
-    m_trace.finalize();
     return std::move(m_trace);
 }
 

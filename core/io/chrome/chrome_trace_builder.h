@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/io/common/read_filter.h"
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 
 #include <algorithm>
 #include <array>
@@ -43,7 +43,7 @@ public:
     explicit ChromeTraceBuilder(std::string fileName);
 
     /// The trace under construction: parsers intern names in `strings` and store args in `args` directly.
-    Trace& trace() { return m_trace; }
+    TraceBuilder& trace() { return m_trace; }
 
     /// The lane index for a host event of (pid, tid); `tidText` names the lane when the tid was not numeric.
     std::uint32_t hostLane(RawId pid, RawId tid, std::string_view tidText);
@@ -128,11 +128,11 @@ public:
     /// The file was cut short, and what was loaded is what it held.
     void warnEndedEarly(std::uint64_t byteOffset, std::string message)
     {
-        m_trace.warnings.push_back(ImportWarning { m_fileName, byteOffset, std::move(message) });
+        m_trace.warnings().push_back(ImportWarning { m_fileName, byteOffset, std::move(message) });
     }
 
-    /// Assigns lanes to processes and devices, applies metadata, binds flows and finalizes the trace.
-    Trace finish();
+    /// Assigns lanes to processes and devices, applies metadata and binds flows: the trace, to be finished.
+    TraceBuilder takeTrace();
 
 private:
     struct PendingLane {
@@ -210,7 +210,7 @@ private:
     void bindFlows(const std::unordered_map<RawKey, std::vector<std::uint32_t>, RawKeyHash>& lanesByRawKey);
 
     std::string m_fileName;
-    Trace m_trace;
+    TraceBuilder m_trace;
     std::vector<PendingLane> m_lanes;
     std::unordered_map<RouteKey, std::uint32_t, RouteHash> m_routes;
     // Recently used routes: consecutive events mostly alternate between a handful of lanes.

@@ -7,6 +7,7 @@
 #include "core/io/chrome/content_window.h"
 #include "core/io/chrome/event_pipeline.h"
 #include "core/io/chrome/json_scanner.h"
+#include "core/io/common/finished_trace.h"
 #include "core/io/common/gzip_file.h"
 
 #include <cstring>
@@ -39,7 +40,7 @@ public:
         , m_eventParser(m_scan)
     { }
 
-    IoResult<Trace> run();
+    IoResult<TraceBuilder> run();
     /// The content's size, known before the read: lets the builder size its lanes once (a large file).
     void expectContentBytes(std::uint64_t bytes) { m_builder.expectContentBytes(bytes); }
 
@@ -77,7 +78,7 @@ private:
     ParsedEvent m_event;
     /// The error a failed parse left; a file that ended early after complete events loads them instead, with
     /// a warning (as a native capture cut off by a crash does).
-    IoResult<Trace> failure();
+    IoResult<TraceBuilder> failure();
     std::optional<IoError> m_error;
     const char* m_context = "at the top level";
     std::uint64_t m_eventsRead = 0;
@@ -121,7 +122,7 @@ bool ChromeJsonImporter::refill()
     return true;
 }
 
-IoResult<Trace> ChromeJsonImporter::failure()
+IoResult<TraceBuilder> ChromeJsonImporter::failure()
 {
     if (!m_endedEarly || m_eventsRead == 0)
         return *m_error;
@@ -129,7 +130,7 @@ IoResult<Trace> ChromeJsonImporter::failure()
         "the file ends early (truncated?): loaded the " + std::to_string(m_eventsRead)
             + " complete events before the cut (" + m_error->message + ")");
     m_mapper.reportUnsupportedPhases();
-    return m_builder.finish();
+    return m_builder.takeTrace();
 }
 
 void ChromeJsonImporter::setError(std::uint64_t offset, std::string message)
@@ -150,7 +151,7 @@ void ChromeJsonImporter::setSyntaxError()
     setError(m_window.offsetOf(at), std::move(message));
 }
 
-IoResult<Trace> ChromeJsonImporter::run()
+IoResult<TraceBuilder> ChromeJsonImporter::run()
 {
     m_pos = m_window.begin();
     if (!refill())
@@ -197,7 +198,7 @@ IoResult<Trace> ChromeJsonImporter::run()
     if (!checkTrailing())
         return failure();
     m_mapper.reportUnsupportedPhases();
-    return m_builder.finish();
+    return m_builder.takeTrace();
 }
 
 bool ChromeJsonImporter::checkTrailing()
@@ -423,6 +424,11 @@ IoResult<Trace> ChromeTraceReader::readFile(const std::string& path)
 
 IoResult<Trace> ChromeTraceReader::readFile(const std::string& path, const ChromeReadOptions& options)
 {
+    return finishedTrace(readUnfinished(path, options));
+}
+
+IoResult<TraceBuilder> ChromeTraceReader::readUnfinished(const std::string& path, const ChromeReadOptions& options)
+{
     GzipFileReader file;
     if (auto failed = file.open(path))
         return *failed;
@@ -443,7 +449,7 @@ IoResult<Trace> ChromeTraceReader::parse(
 {
     MemoryContentSource source(json);
     ChromeJsonImporter importer(source, fileName, options);
-    return importer.run();
+    return finishedTrace(importer.run());
 }
 
 } // namespace gapscope

@@ -3,7 +3,7 @@
 
 #include "core/io/common/io_error.h"
 #include "core/io/common/read_filter.h"
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 
 #include <cstddef>
 #include <stop_token>
@@ -36,7 +36,7 @@ struct ChromeReadOptions {
 /// A malformed event is skipped, counted in Trace::skippedEvents and reported in Trace::warnings
 /// with its byte offset; a file cut short loads the complete events before the cut, with a warning; a file that
 /// is not JSON or is not a trace, or that ends before any complete event, is an IoError.
-/// The returned trace is finalized.
+/// The returned trace is finished.
 ///
 /// How the file maps onto the model:
 /// - ts/dur are µs (whatever `displayTimeUnit` says), converted to ns exactly from the number's text,
@@ -59,6 +59,8 @@ public:
     /// Reads a file; gzip is detected by its magic bytes, not its name.
     static IoResult<Trace> readFile(const std::string& path);
     static IoResult<Trace> readFile(const std::string& path, const ChromeReadOptions& options);
+    /// What readFile reads, not yet finished: to append to other files' before one TraceBuilder::finish().
+    static IoResult<TraceBuilder> readUnfinished(const std::string& path, const ChromeReadOptions& options);
     /// Parses JSON text already in memory. `fileName` is used in messages and Process::sourceFile.
     static IoResult<Trace> parse(std::string_view json, const std::string& fileName);
     static IoResult<Trace> parse(std::string_view json, const std::string& fileName, const ChromeReadOptions& options);

@@ -31,7 +31,7 @@ std::vector<std::uint32_t> linkedCorrelations(const Trace& trace, ProcessIndex p
 {
     std::vector<std::uint32_t> launches;
     std::vector<std::uint32_t> gpuOps;
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.process != process)
             continue;
         const bool gpu = lane.kind == LaneKind::GpuStream;
@@ -69,7 +69,7 @@ public:
         m_json.raw('{');
         writeFileMetadata();
         m_json.raw("\"traceEvents\":[");
-        for (std::uint32_t p = 0; p < m_trace.processes.size(); ++p)
+        for (std::uint32_t p = 0; p < m_trace.processes().size(); ++p)
             writeProcess(ProcessIndex { p });
         m_json.raw("\n]}\n");
         m_json.flush();
@@ -83,7 +83,7 @@ private:
     void writeFileMetadata()
     {
         nlohmann::ordered_json metadata = nlohmann::ordered_json::object();
-        for (const Process& process : m_trace.processes) {
+        for (const Process& process : m_trace.processes()) {
             if (process.fileMetadataJson.empty())
                 continue;
             auto parsed = nlohmann::ordered_json::parse(process.fileMetadataJson, nullptr, false);
@@ -120,7 +120,7 @@ private:
     /// The rank the file's `distributedInfo` states: the first process's, when it has one.
     std::optional<int> fileRank() const
     {
-        for (const Process& process : m_trace.processes) {
+        for (const Process& process : m_trace.processes()) {
             if (process.rank)
                 return process.rank;
         }
@@ -131,7 +131,7 @@ private:
     {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         std::set<int> written;
-        for (const Device& device : m_trace.devices) {
+        for (const Device& device : m_trace.devices()) {
             if (!written.insert(device.id).second)
                 continue;
             nlohmann::ordered_json entry;
@@ -155,23 +155,23 @@ private:
 
     void writeProcess(ProcessIndex index)
     {
-        const Process& process = m_trace.processes[index.value];
+        const Process& process = m_trace.processes()[index.value];
         m_linked = linkedCorrelations(m_trace, index);
 
         writeProcessMetadata(process.pid, process.name,
             process.rank ? "rank " + std::to_string(*process.rank) : std::string("CPU"), process.sortIndex);
-        for (std::uint32_t d = 0; d < m_trace.devices.size(); ++d) {
-            const Device& device = m_trace.devices[d];
+        for (std::uint32_t d = 0; d < m_trace.devices().size(); ++d) {
+            const Device& device = m_trace.devices()[d];
             if (device.process != index)
                 continue;
             const std::string gpuName = "GPU " + std::to_string(device.id);
             writeProcessMetadata(device.id, gpuName, gpuName, kGpuSortBase + device.id);
         }
-        for (const Lane& lane : m_trace.lanes) {
+        for (const Lane& lane : m_trace.lanes()) {
             if (lane.process != index)
                 continue;
             const bool gpu = lane.kind == LaneKind::GpuStream;
-            const std::int64_t pid = gpu ? m_trace.devices[lane.device.value].id : process.pid;
+            const std::int64_t pid = gpu ? m_trace.devices()[lane.device.value].id : process.pid;
             const std::int64_t tid = gpu ? lane.stream : lane.tid;
             const std::string name = !lane.name.empty() || !gpu ? lane.name : "stream " + std::to_string(lane.stream);
             // Streams sort by their id, as Kineto writes them, unless the trace says otherwise.
@@ -180,7 +180,7 @@ private:
             else
                 writeThreadMetadata(pid, tid, name, false, 0);
         }
-        for (const Lane& lane : m_trace.lanes) {
+        for (const Lane& lane : m_trace.lanes()) {
             if (lane.process != index)
                 continue;
             if (lane.kind == LaneKind::GpuStream)
@@ -383,7 +383,7 @@ private:
 
     void writeGpuLane(const Lane& lane)
     {
-        const std::int64_t deviceId = m_trace.devices[lane.device.value].id;
+        const std::int64_t deviceId = m_trace.devices()[lane.device.value].id;
         for (const Event& e : lane.events) {
             writeEventHead(e, deviceId, lane.stream);
             ExtraArgs extra;

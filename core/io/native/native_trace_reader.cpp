@@ -49,19 +49,18 @@ constexpr std::array<std::uint8_t, 256> kKindOfCode = [] {
     return table;
 }();
 
-/// Turns the chunks of one file into a Trace. One instance per file.
+/// Turns the chunks of one file into a trace (unfinished). One instance per file.
 class NativeParser {
 public:
-    NativeParser(native::ByteSource& source, const std::string& fileName, bool finalize, std::stop_token stop = {},
+    NativeParser(native::ByteSource& source, const std::string& fileName, std::stop_token stop = {},
         const ReadFilter& filter = {})
         : m_source(source)
         , m_fileName(fileName)
-        , m_finalize(finalize)
         , m_stop(std::move(stop))
         , m_filter(filter)
     { }
 
-    IoResult<NativeTraceReader::Capture> run()
+    IoResult<NativeTraceReader::UnfinishedCapture> run()
     {
         if (auto error = readHeader())
             return *error;
@@ -85,13 +84,11 @@ public:
                 "everything up to its last flush was loaded");
         }
         if (m_filter.active()) // first: every figure depends on it
-            m_trace.warnings.insert(m_trace.warnings.begin(),
+            m_trace.warnings().insert(m_trace.warnings().begin(),
                 ImportWarning { m_fileName, 0, m_filter.warning(m_filtered), "the whole file" });
         if (auto unlisted = unlistedSkipsWarning(m_badEvents, "malformed events"))
             warn(m_info.bytesLoaded, std::move(*unlisted));
-        if (m_finalize)
-            m_trace.finalize();
-        return NativeTraceReader::Capture { std::move(m_trace), std::move(m_info) };
+        return NativeTraceReader::UnfinishedCapture { std::move(m_trace), std::move(m_info) };
     }
 
 private:
@@ -255,8 +252,8 @@ private:
                 m_stringIds.resize(entry.id + 1, StringId { kUndefined });
                 m_stringTexts.resize(entry.id + 1);
             }
-            m_stringIds[entry.id] = m_trace.strings.intern(text);
-            m_stringTexts[entry.id] = m_trace.strings.view(m_stringIds[entry.id]);
+            m_stringIds[entry.id] = m_trace.strings().intern(text);
+            m_stringTexts[entry.id] = m_trace.strings().view(m_stringIds[entry.id]);
             pos += static_cast<std::uint32_t>(entrySize);
         }
     }
@@ -309,7 +306,7 @@ private:
     void readMetadata(const native::ChunkHeader& chunk, const unsigned char* records)
     {
         Section& s = section();
-        Process& process = m_trace.processes[s.process.value];
+        Process& process = m_trace.processes()[s.process.value];
         NativeProcessInfo& info = m_info.processes[s.info];
         using Key = native::MetadataKey;
         for (std::uint32_t i = 0; i < chunk.recordCount; ++i) {
@@ -343,7 +340,7 @@ private:
                 break;
             case Key::CollectorError:
                 info.collectorErrors.push_back(value);
-                m_trace.warnings.push_back({ m_fileName, m_source.offset(),
+                m_trace.warnings().push_back({ m_fileName, m_source.offset(),
                     "collector in process " + std::to_string(info.pid) + ": " + value });
                 break;
             case Key::CollectorNote:
@@ -363,7 +360,8 @@ private:
                 s.streamSortIndex[{ m.device, m.subject }] = static_cast<int>(m.number);
                 break;
             case Key::ImportWarning:
-                m_trace.warnings.push_back({ std::string(text(m.text2)), static_cast<std::uint64_t>(m.number), value });
+                m_trace.warnings().push_back(
+                    { std::string(text(m.text2)), static_cast<std::uint64_t>(m.number), value });
                 break;
             case Key::ProcessFileMetadata:
                 process.fileMetadataJson = value;
@@ -391,14 +389,14 @@ private:
             info.counters.skippedRecords += c.skippedRecords;
             info.counters.unknownRecords += c.unknownRecords;
             info.counters.truncatedBytes += c.truncatedBytes;
-            m_trace.droppedRecords += c.droppedRecords;
-            m_trace.skippedEvents += c.skippedRecords;
+            m_trace.droppedRecords() += c.droppedRecords;
+            m_trace.skippedEvents() += c.skippedRecords;
         }
     }
 
     void badEvent(std::uint64_t offset, const std::string& why)
     {
-        ++m_trace.skippedEvents;
+        ++m_trace.skippedEvents();
         if (listsSkip(++m_badEvents))
             warn(offset, "skipped an event: " + why);
     }
@@ -410,7 +408,7 @@ private:
         if (it == s.laneSizes.end())
             return;
         const std::uint64_t possible = m_source.size() / sizeof(native::EventRecord);
-        std::vector<Event>& events = m_trace.lanes[lane].events;
+        std::vector<Event>& events = m_trace.lanes()[lane].events;
         events.reserve(static_cast<std::size_t>(std::min(it->second, possible)));
         adviseHugePages(events.data(), events.capacity() * sizeof(Event));
     }
@@ -495,7 +493,7 @@ private:
             e.copyKind = r.copy <= static_cast<std::uint8_t>(CopyKind::PtoP) ? static_cast<CopyKind>(r.copy)
                                                                              : CopyKind::Unknown;
             const std::uint32_t lane = r.device >= 0 ? streamLane(s, r.device, r.lane) : threadLane(s, r.lane);
-            m_trace.lanes[lane].events.push_back(e);
+            m_trace.lanes()[lane].events.push_back(e);
         }
     }
 
@@ -506,7 +504,7 @@ private:
             return;
         Section& s = *m_section;
         for (const auto& [tid, laneIndex] : s.threadLanes) {
-            Lane& lane = m_trace.lanes[laneIndex];
+            Lane& lane = m_trace.lanes()[laneIndex];
             if (auto it = s.threadNames.find(tid); it != s.threadNames.end())
                 lane.name = it->second;
             else if (auto os = s.threadOsNames.find(tid); os != s.threadOsNames.end())
@@ -517,12 +515,12 @@ private:
                 lane.sortIndex = it->second;
         }
         for (const auto& [key, laneIndex] : s.streamLanes) {
-            Lane& lane = m_trace.lanes[laneIndex];
+            Lane& lane = m_trace.lanes()[laneIndex];
             if (auto it = s.streamNames.find(key); it != s.streamNames.end())
                 lane.name = it->second;
             if (auto it = s.streamSortIndex.find(key); it != s.streamSortIndex.end())
                 lane.sortIndex = it->second;
-            Device& device = m_trace.devices[lane.device.value];
+            Device& device = m_trace.devices()[lane.device.value];
             if (auto it = s.deviceNames.find(key.first); it != s.deviceNames.end())
                 device.name = it->second;
             if (auto it = s.deviceProperties.find(key.first); it != s.deviceProperties.end())
@@ -533,16 +531,15 @@ private:
 
     void warn(std::uint64_t offset, std::string message)
     {
-        m_trace.warnings.push_back({ m_fileName, offset, std::move(message) });
+        m_trace.warnings().push_back({ m_fileName, offset, std::move(message) });
     }
 
     native::ByteSource& m_source;
     const std::string& m_fileName;
-    const bool m_finalize;
     const std::stop_token m_stop;
     const ReadFilter m_filter;
     std::uint64_t m_filtered = 0;
-    Trace m_trace;
+    TraceBuilder m_trace;
     NativeFileInfo m_info;
     std::int64_t m_headerPid = 0;
     std::int32_t m_headerRank = -1;
@@ -590,26 +587,31 @@ struct FileMapping {
 
 } // namespace
 
-IoResult<NativeTraceReader::Capture> NativeTraceReader::parse(
-    std::string_view bytes, const std::string& fileName, bool finalize)
+namespace {
+
+IoResult<NativeTraceReader::Capture> finishedCapture(IoResult<NativeTraceReader::UnfinishedCapture>&& read)
+{
+    if (!read)
+        return read.error();
+    return NativeTraceReader::Capture { std::move(read.value().trace).finish(), std::move(read.value().info) };
+}
+
+} // namespace
+
+IoResult<NativeTraceReader::Capture> NativeTraceReader::parse(std::string_view bytes, const std::string& fileName)
 {
     native::MemorySource source(bytes);
-    return NativeParser(source, fileName, finalize).run();
-}
-
-IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(const std::string& path, bool finalize)
-{
-    return readCapture(path, finalize, {});
+    return finishedCapture(NativeParser(source, fileName).run());
 }
 
 IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(
-    const std::string& path, bool finalize, std::stop_token stop)
+    const std::string& path, std::stop_token stop, const ReadFilter& filter)
 {
-    return readCapture(path, finalize, std::move(stop), ReadFilter {});
+    return finishedCapture(readUnfinished(path, std::move(stop), filter));
 }
 
-IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(
-    const std::string& path, bool finalize, std::stop_token stop, const ReadFilter& filter)
+IoResult<NativeTraceReader::UnfinishedCapture> NativeTraceReader::readUnfinished(
+    const std::string& path, std::stop_token stop, const ReadFilter& filter)
 {
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
@@ -627,11 +629,11 @@ IoResult<NativeTraceReader::Capture> NativeTraceReader::readCapture(
         if (mapping.data != MAP_FAILED) {
             std::fclose(file);
             native::MemorySource source(std::string_view(static_cast<const char*>(mapping.data), size));
-            return NativeParser(source, path, finalize, stop, filter).run();
+            return NativeParser(source, path, stop, filter).run();
         }
     }
     native::FileSource source(file, size);
-    return NativeParser(source, path, finalize, stop, filter).run();
+    return NativeParser(source, path, stop, filter).run();
 }
 
 IoResult<Trace> NativeTraceReader::readFile(const std::string& path)

@@ -4,7 +4,7 @@
 #include "core/io/common/io_error.h"
 #include "core/io/common/read_filter.h"
 #include "core/io/native/native_format.h"
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 
 #include <cstdint>
 #include <optional>
@@ -52,27 +52,31 @@ struct NativeFileInfo {
 /// (as does a file without an End chunk). A single bad event (unknown kind or string, end before
 /// start) is skipped, counted in Trace::skippedEvents and reported with its byte offset. A file
 /// that is not a native capture, whose header is cut off, or that a newer format version wrote is
-/// an IoError. The returned trace is finalized unless asked otherwise.
+/// an IoError.
 class NativeTraceReader {
 public:
+    /// A finished trace with what the file said about the collector.
     struct Capture {
         Trace trace;
         NativeFileInfo info;
     };
+    /// The same, the trace not yet finished: to append several captures before one TraceBuilder::finish().
+    struct UnfinishedCapture {
+        TraceBuilder trace;
+        NativeFileInfo info;
+    };
 
     static IoResult<Trace> readFile(const std::string& path);
-    /// Like readFile, with what the file said about the collector. Without `finalize` the trace is
-    /// left for the caller to finalize (after appending several captures, say: finalizing each
-    /// first would be wasted work).
-    static IoResult<Capture> readCapture(const std::string& path, bool finalize = true);
-    /// Like readCapture; `stop` is checked before each chunk, and a stop request ends the read with the
-    /// error "canceled".
-    static IoResult<Capture> readCapture(const std::string& path, bool finalize, std::stop_token stop);
-    /// Like readCapture, keeping only what `filter` keeps (ReadFilter); the trace's first warning says so.
+    /// Like readFile, with what the file said about the collector. `stop` is checked before each chunk, and a
+    /// stop request ends the read with the error "canceled"; only what `filter` keeps is read (ReadFilter), and
+    /// the trace's first warning says so.
     static IoResult<Capture> readCapture(
-        const std::string& path, bool finalize, std::stop_token stop, const ReadFilter& filter);
+        const std::string& path, std::stop_token stop = {}, const ReadFilter& filter = {});
+    /// What readCapture reads, not yet finished.
+    static IoResult<UnfinishedCapture> readUnfinished(
+        const std::string& path, std::stop_token stop = {}, const ReadFilter& filter = {});
     /// Parses bytes already in memory; `fileName` is used in messages and Process::sourceFile.
-    static IoResult<Capture> parse(std::string_view bytes, const std::string& fileName, bool finalize = true);
+    static IoResult<Capture> parse(std::string_view bytes, const std::string& fileName);
 
     /// True when `head` (the first bytes of a file, at least 4) starts with the native magic.
     static bool hasMagic(std::string_view head);

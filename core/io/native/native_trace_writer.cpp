@@ -61,7 +61,7 @@ public:
     ChunkEmitter(const Trace& trace, std::ostream& out)
         : m_trace(trace)
         , m_out(out)
-        , m_nextId(static_cast<std::uint32_t>(trace.strings.size()))
+        , m_nextId(static_cast<std::uint32_t>(trace.strings().size()))
     { }
 
     void header(const NativeTraceWriter::Options& options)
@@ -73,7 +73,7 @@ public:
         std::strncpy(h.producer, "gapscope " GAPSCOPE_VERSION, sizeof(h.producer) - 1);
         h.clock = static_cast<std::uint32_t>(options.clock);
         h.rank = -1;
-        h.pid = m_trace.processes.empty() ? 0 : m_trace.processes.front().pid;
+        h.pid = m_trace.processes().empty() ? 0 : m_trace.processes().front().pid;
         const auto span = m_trace.timeSpan();
         h.startTimeNs = span ? span->first : 0;
         m_out.write(reinterpret_cast<const char*>(&h), sizeof(h));
@@ -82,8 +82,8 @@ public:
     /// The trace's own strings, ids 1..size-1.
     void traceStrings()
     {
-        for (std::uint32_t id = 1; id < m_trace.strings.size(); ++id)
-            queueString(id, m_trace.strings.view(StringId { id }));
+        for (std::uint32_t id = 1; id < m_trace.strings().size(); ++id)
+            queueString(id, m_trace.strings().view(StringId { id }));
         flushStrings();
     }
 
@@ -92,7 +92,7 @@ public:
     {
         if (value.empty())
             return 0;
-        if (auto id = m_trace.strings.find(value))
+        if (auto id = m_trace.strings().find(value))
             return id->value;
         auto [it, inserted] = m_extra.try_emplace(std::string(value), m_nextId);
         if (inserted) {
@@ -104,13 +104,13 @@ public:
 
     std::uint32_t argsText(ArgsId args)
     {
-        if (args == kNoArgs || args.value >= m_trace.args.size())
+        if (args == kNoArgs || args.value >= m_trace.args().size())
             return 0;
         if (m_argsIds.empty())
-            m_argsIds.assign(m_trace.args.size(), std::numeric_limits<std::uint32_t>::max());
+            m_argsIds.assign(m_trace.args().size(), std::numeric_limits<std::uint32_t>::max());
         std::uint32_t& id = m_argsIds[args.value];
         if (id == std::numeric_limits<std::uint32_t>::max())
-            id = text(m_trace.args[args.value]);
+            id = text(m_trace.args()[args.value]);
         return id;
     }
 
@@ -167,7 +167,7 @@ native::MetadataRecord metadata(MetadataKey key, std::uint32_t text, std::int64_
 
 void writeProcess(const Trace& trace, ProcessIndex index, ChunkEmitter& emitter, std::uint64_t& eventCount)
 {
-    const Process& process = trace.processes[index.value];
+    const Process& process = trace.processes()[index.value];
     std::vector<native::MetadataRecord> meta;
     if (process.sortIndex)
         meta.push_back(metadata(MetadataKey::ProcessSortIndex, 0, 0, *process.sortIndex));
@@ -175,13 +175,13 @@ void writeProcess(const Trace& trace, ProcessIndex index, ChunkEmitter& emitter,
         meta.push_back(metadata(MetadataKey::ProcessFileMetadata, emitter.text(process.fileMetadataJson)));
     if (index.value == 0) {
         // Trace-wide facts go with the first process.
-        for (const ImportWarning& w : trace.warnings) {
+        for (const ImportWarning& w : trace.warnings()) {
             meta.push_back(metadata(MetadataKey::ImportWarning, emitter.text(w.message), 0,
                 static_cast<std::int64_t>(w.byteOffset), -1, emitter.text(w.file)));
         }
     }
-    std::vector<bool> deviceDescribed(trace.devices.size());
-    for (const Lane& lane : trace.lanes) {
+    std::vector<bool> deviceDescribed(trace.devices().size());
+    for (const Lane& lane : trace.lanes()) {
         if (lane.process != index)
             continue;
         if (!lane.events.empty()) {
@@ -189,7 +189,7 @@ void writeProcess(const Trace& trace, ProcessIndex index, ChunkEmitter& emitter,
             meta.push_back(metadata(MetadataKey::LaneEventCount, 0, stream ? lane.stream : lane.tid,
                 static_cast<std::int64_t>(lane.events.size()), -1));
             if (stream)
-                meta.back().device = trace.devices[lane.device.value].id;
+                meta.back().device = trace.devices()[lane.device.value].id;
         }
         if (lane.kind == LaneKind::CpuThread) {
             if (!lane.name.empty())
@@ -198,7 +198,7 @@ void writeProcess(const Trace& trace, ProcessIndex index, ChunkEmitter& emitter,
                 meta.push_back(metadata(MetadataKey::ThreadSortIndex, 0, lane.tid, *lane.sortIndex));
             continue;
         }
-        const Device& device = trace.devices[lane.device.value];
+        const Device& device = trace.devices()[lane.device.value];
         if (!lane.name.empty())
             meta.push_back(metadata(MetadataKey::StreamName, emitter.text(lane.name), lane.stream, 0, device.id));
         if (lane.sortIndex)
@@ -215,7 +215,7 @@ void writeProcess(const Trace& trace, ProcessIndex index, ChunkEmitter& emitter,
     }
     const native::ProcessRecord record { process.pid, process.rank ? *process.rank : -1, emitter.text(process.name) };
     // Args texts first, so one Strings chunk before the section defines every id it uses.
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.process != index)
             continue;
         for (const Event& e : lane.events)
@@ -224,18 +224,19 @@ void writeProcess(const Trace& trace, ProcessIndex index, ChunkEmitter& emitter,
     emitter.flushStrings();
     emitter.records(ChunkType::Process, std::vector<native::ProcessRecord> { record });
     emitter.records(ChunkType::Metadata, meta);
-    if (index.value == 0 && (trace.droppedRecords > 0 || trace.skippedEvents > 0)) {
+    if (index.value == 0 && (trace.droppedRecords() > 0 || trace.skippedEvents() > 0)) {
         emitter.records(ChunkType::Counters,
-            std::vector<native::CountersRecord> { { trace.droppedRecords, trace.skippedEvents, 0, 0 } });
+            std::vector<native::CountersRecord> { { trace.droppedRecords(), trace.skippedEvents(), 0, 0 } });
     }
 
     std::vector<native::EventRecord> batch;
     batch.reserve(kEventsPerChunk);
-    for (const Lane& lane : trace.lanes) {
+    for (const Lane& lane : trace.lanes()) {
         if (lane.process != index)
             continue;
         const bool stream = lane.kind == LaneKind::GpuStream;
-        const auto device = stream ? static_cast<std::int16_t>(trace.devices[lane.device.value].id) : std::int16_t(-1);
+        const auto device
+            = stream ? static_cast<std::int16_t>(trace.devices()[lane.device.value].id) : std::int16_t(-1);
         const std::int64_t laneId = stream ? lane.stream : lane.tid;
         for (const Event& e : lane.events) {
             batch.push_back(native::EventRecord { e.start, e.end, e.bytes, laneId, e.name.value, e.correlation,
@@ -260,7 +261,7 @@ bool NativeTraceWriter::write(const Trace& trace, std::ostream& out, const Optio
     emitter.header(options);
     emitter.traceStrings();
     std::uint64_t eventCount = 0;
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p)
+    for (std::uint32_t p = 0; p < trace.processes().size(); ++p)
         writeProcess(trace, ProcessIndex { p }, emitter, eventCount);
     const auto span = trace.timeSpan();
     emitter.records(ChunkType::End, std::vector<native::EndRecord> { { span ? span->second : 0, eventCount } });

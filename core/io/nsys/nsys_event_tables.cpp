@@ -172,7 +172,7 @@ void NsysImport::readGpuActivity(NsysTable table, RowRange range)
                 static_cast<int>(e.copyKind), s.isNull(8) ? 7 : s.integer(8), s.isNull(9) ? 7 : s.integer(9));
             auto [it, inserted] = copyNames.try_emplace(nameKey);
             if (inserted) {
-                it->second = m_trace.strings.intern("Memcpy "
+                it->second = m_trace.strings().intern("Memcpy "
                     + std::string(e.copyKind == CopyKind::Unknown ? "Unknown" : copyKindName(e.copyKind)) + " ("
                     + std::string(memoryKindName(std::get<1>(nameKey))) + " -> "
                     + std::string(memoryKindName(std::get<2>(nameKey))) + ")");
@@ -187,7 +187,7 @@ void NsysImport::readGpuActivity(NsysTable table, RowRange range)
             auto [it, inserted] = copyNames.try_emplace(nameKey);
             if (inserted)
                 it->second
-                    = m_trace.strings.intern("Memset (" + std::string(memoryKindName(std::get<1>(nameKey))) + ")");
+                    = m_trace.strings().intern("Memset (" + std::string(memoryKindName(std::get<1>(nameKey))) + ")");
             e.name = it->second;
             break;
         }
@@ -196,7 +196,7 @@ void NsysImport::readGpuActivity(NsysTable table, RowRange range)
             const std::int64_t type = s.integer(6);
             const std::size_t slot = type >= 0 && type < 5 ? static_cast<std::size_t>(type) : 0;
             if (syncNames[slot].value == 0)
-                syncNames[slot] = m_trace.strings.intern(syncName(type));
+                syncNames[slot] = m_trace.strings().intern(syncName(type));
             e.name = syncNames[slot];
             break;
         }
@@ -324,7 +324,7 @@ void NsysImport::readNvtx()
             e.kind = EventKind::NvtxRange;
             if (s.isNull(1)) {
                 ++m_unclosedRanges;
-                ++m_trace.skippedEvents;
+                ++m_trace.skippedEvents();
                 return;
             }
             e.end = s.integer(1);
@@ -336,9 +336,9 @@ void NsysImport::readNvtx()
         if (s.isNull(3) && !s.isNull(4))
             e.name = m_strings.name(s.integer(4), m_trace);
         else
-            e.name = m_trace.strings.intern(s.text(3));
+            e.name = m_trace.strings().intern(s.text(3));
         const LaneIndex lane = threadLane(s.integer(5));
-        std::vector<Event>& events = m_trace.lanes[lane.value].events;
+        std::vector<Event>& events = m_trace.lanes()[lane.value].events;
         if (m_keepArgs && s.integer(6) != 0)
             inDomains.push_back(Pending { lane, events.size(), s.integer(6) });
         events.push_back(e);
@@ -359,7 +359,7 @@ void NsysImport::readNvtx()
             }
             it->second = m_trace.addArgs(json + "\"}");
         }
-        m_trace.lanes[p.lane.value].events[p.index].args = it->second;
+        m_trace.lanes()[p.lane.value].events[p.index].args = it->second;
     }
 }
 

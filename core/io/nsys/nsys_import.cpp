@@ -89,7 +89,7 @@ bool NsysImport::looksLikeNsysExport() const
 
 void NsysImport::warn(std::string message, std::string place)
 {
-    m_trace.warnings.push_back(ImportWarning {
+    m_trace.warnings().push_back(ImportWarning {
         m_fileName, 0, std::move(message), place.empty() ? "in the SQLite database" : std::move(place) });
 }
 
@@ -107,7 +107,7 @@ void NsysImport::warnCutOff()
 
 void NsysImport::skipRow(std::string_view table, std::uint64_t row, const std::string& why)
 {
-    ++m_trace.skippedEvents;
+    ++m_trace.skippedEvents();
     if (listsSkip(++m_skippedRows))
         warn("skipped: " + why,
             "table " + std::string(table) + ", row " + std::to_string(m_rowBase + static_cast<std::int64_t>(row) + 1));
@@ -272,7 +272,7 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
             NsysImport& worker = *workers[static_cast<std::size_t>(w)];
             std::vector<std::size_t>& marks = lanesBeforeTask[static_cast<std::size_t>(w)];
             for (const Task& task : tasks) {
-                marks.push_back(worker.m_trace.lanes.size());
+                marks.push_back(worker.m_trace.lanes().size());
                 // Worker 0's lanes become the trace's (absorb()): room for the whole table, so that the other
                 // shares are appended to them without moving them.
                 const RowRange range { task.rows * w / count + 1, task.rows * (w + 1) / count, false,
@@ -281,7 +281,7 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
                     continue;
                 worker.readEventTable(task.table, range);
             }
-            marks.push_back(worker.m_trace.lanes.size());
+            marks.push_back(worker.m_trace.lanes().size());
         });
     }
     for (std::thread& t : pool)
@@ -300,11 +300,11 @@ void NsysImport::absorb(
     std::vector<std::vector<std::int64_t>> globalTidOf(workers.size());
     for (std::size_t w = 0; w < workers.size(); ++w) {
         const NsysImport& worker = *workers[w];
-        targets[w].resize(worker.m_trace.lanes.size());
-        globalPidOf[w].resize(worker.m_trace.processes.size(), 0);
+        targets[w].resize(worker.m_trace.lanes().size());
+        globalPidOf[w].resize(worker.m_trace.processes().size(), 0);
         for (const auto& [globalPid, p] : worker.m_processes)
             globalPidOf[w][p.value] = globalPid;
-        globalTidOf[w].resize(worker.m_trace.lanes.size(), 0);
+        globalTidOf[w].resize(worker.m_trace.lanes().size(), 0);
         for (const auto& [globalTid, lane] : worker.m_threadLanes)
             globalTidOf[w][lane.value] = globalTid;
     }
@@ -312,15 +312,15 @@ void NsysImport::absorb(
     const std::size_t taskCount = lanesBeforeTask.empty() ? 0 : lanesBeforeTask.front().size() - 1;
     for (std::size_t t = 0; t < taskCount; ++t) {
         for (std::size_t w = 0; w < workers.size(); ++w) {
-            const Trace& src = workers[w]->m_trace;
+            const TraceBuilder& src = workers[w]->m_trace;
             for (std::size_t l = lanesBeforeTask[w][t]; l < lanesBeforeTask[w][t + 1]; ++l) {
-                const Lane& lane = src.lanes[l];
+                const Lane& lane = src.lanes()[l];
                 const LaneIndex to = lane.kind == LaneKind::GpuStream
                     ? gpuLane(
-                        GpuKey { globalPidOf[w][lane.process.value], src.devices[lane.device.value].id, lane.stream })
+                        GpuKey { globalPidOf[w][lane.process.value], src.devices()[lane.device.value].id, lane.stream })
                     : threadLane(globalTidOf[w][l]);
                 targets[w][l] = to;
-                incoming.resize(m_trace.lanes.size(), 0);
+                incoming.resize(m_trace.lanes().size(), 0);
                 incoming[to.value] += lane.events.size();
             }
         }
@@ -329,16 +329,16 @@ void NsysImport::absorb(
     // the lanes, renumbered in place, and only the other shares are copied (a copy of every event touched twice
     // the memory, and fresh pages cost their clearing by the kernel).
     NsysImport& first = *workers.front();
-    std::vector<bool> moved(first.m_trace.lanes.size(), false);
-    for (std::size_t l = 0; l < first.m_trace.lanes.size(); ++l) {
-        std::vector<Event>& to = m_trace.lanes[targets[0][l].value].events;
+    std::vector<bool> moved(first.m_trace.lanes().size(), false);
+    for (std::size_t l = 0; l < first.m_trace.lanes().size(); ++l) {
+        std::vector<Event>& to = m_trace.lanes()[targets[0][l].value].events;
         if (to.empty() && to.capacity() == 0) {
-            to.swap(first.m_trace.lanes[l].events);
+            to.swap(first.m_trace.lanes()[l].events);
             moved[l] = true;
         }
     }
     for (std::size_t l = 0; l < incoming.size(); ++l) {
-        std::vector<Event>& events = m_trace.lanes[l].events;
+        std::vector<Event>& events = m_trace.lanes()[l].events;
         if (events.capacity() >= incoming[l])
             continue;
         std::vector<Event> bigger;
@@ -349,25 +349,25 @@ void NsysImport::absorb(
     }
     for (std::size_t w = 0; w < workers.size(); ++w) {
         NsysImport& worker = *workers[w];
-        Trace& src = worker.m_trace;
+        TraceBuilder& src = worker.m_trace;
         constexpr std::uint32_t kUnmapped = 0xffffffffu;
-        std::vector<std::uint32_t> names(src.strings.size(), kUnmapped);
-        std::vector<std::uint32_t> args(src.args.size(), kUnmapped);
+        std::vector<std::uint32_t> names(src.strings().size(), kUnmapped);
+        std::vector<std::uint32_t> args(src.args().size(), kUnmapped);
         const auto renumber = [&](Event& e) {
             std::uint32_t& name = names[e.name.value];
             if (name == kUnmapped)
-                name = m_trace.strings.intern(src.strings.view(e.name)).value;
+                name = m_trace.strings().intern(src.strings().view(e.name)).value;
             e.name = StringId { name };
             if (e.args != kNoArgs) {
                 std::uint32_t& a = args[e.args.value];
                 if (a == kUnmapped)
-                    a = m_trace.addArgs(src.args[e.args.value]).value;
+                    a = m_trace.addArgs(src.args()[e.args.value]).value;
                 e.args = ArgsId { a };
             }
         };
-        for (std::size_t l = 0; l < src.lanes.size(); ++l) {
-            std::vector<Event>& from = src.lanes[l].events;
-            std::vector<Event>& to = m_trace.lanes[targets[w][l].value].events;
+        for (std::size_t l = 0; l < src.lanes().size(); ++l) {
+            std::vector<Event>& from = src.lanes()[l].events;
+            std::vector<Event>& to = m_trace.lanes()[targets[w][l].value].events;
             if (w == 0 && moved[l]) {
                 for (Event& e : to)
                     renumber(e);
@@ -379,10 +379,10 @@ void NsysImport::absorb(
             }
             std::vector<Event>().swap(from); // the worker's copy goes as soon as it is moved: the peak stays low
         }
-        m_trace.skippedEvents += src.skippedEvents;
+        m_trace.skippedEvents() += src.skippedEvents();
         m_skippedRows += worker.m_skippedRows;
         m_absorbedMissingNames += worker.m_strings.missing();
-        m_trace.warnings.insert(m_trace.warnings.end(), src.warnings.begin(), src.warnings.end());
+        m_trace.warnings().insert(m_trace.warnings().end(), src.warnings().begin(), src.warnings().end());
     }
 }
 
@@ -417,7 +417,7 @@ void NsysImport::mergeNestedApiDuplicates()
     // made it (cudaLaunchKernel, with its backtrace) and, nested inside, the versioned entry point it reached
     // (cudaLaunchKernel_v7000). One call is one event: the inner row goes, and the GPU op links to the outer.
     std::vector<const Event*> open;
-    for (Lane& lane : m_trace.lanes) {
+    for (Lane& lane : m_trace.lanes()) {
         if (lane.kind != LaneKind::CpuThread || lane.events.empty())
             continue;
         if (!std::is_sorted(lane.events.begin(), lane.events.end(), laneOrder))
@@ -460,21 +460,21 @@ void NsysImport::mergeNestedApiDuplicates()
     }
 }
 
-Trace NsysImport::finish()
+TraceBuilder NsysImport::takeTrace()
 {
     mergeNestedApiDuplicates();
     nameThreadsAndProcesses();
     nameDevices();
     for (const auto& [globalPid, rank] : m_ranks) {
         if (const auto it = m_processes.find(globalPid); it != m_processes.end())
-            m_trace.processes[it->second.value].rank = rank;
+            m_trace.processes()[it->second.value].rank = rank;
     }
     if (m_mergedApiRows > 0) {
         warn(std::to_string(m_mergedApiRows)
             + " CUDA API rows nested in a call with the same correlation id (cudaLaunchKernel_v7000 inside "
               "cudaLaunchKernel, as exports of schema 2.x hold them) were merged into that call");
     }
-    if (m_runtimeMissing && !m_trace.devices.empty()) {
+    if (m_runtimeMissing && !m_trace.devices().empty()) {
         warn("no CUPTI_ACTIVITY_KIND_RUNTIME table: the GPU ops have no launch calls, so the causes of their gaps "
              "are unknown (export with CUDA API tracing on: nsys profile --trace=cuda)");
     }
@@ -492,7 +492,6 @@ Trace NsysImport::finish()
             text += (i ? ", " : "") + m_missing[i];
         warn(std::move(text));
     }
-    m_trace.finalize();
     return std::move(m_trace);
 }
 

@@ -4,7 +4,7 @@
 #include "core/io/nsys/nsys_strings.h"
 #include "core/io/nsys/sqlite_database.h"
 #include "core/model/huge_pages.h"
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 
 #include <array>
 #include <cstdint>
@@ -100,8 +100,8 @@ public:
     /// Notes that the file is shorter than its header says, and was read up to where it ends.
     void warnCutOff();
     /// Merges nested API rows that share a correlation id (schema 2.x), names processes, lanes and devices,
-    /// reports what was missing, and finalizes.
-    Trace finish();
+    /// and reports what was missing: the trace, to be finished.
+    TraceBuilder takeTrace();
 
 private:
     struct GpuKey {
@@ -154,7 +154,7 @@ private:
     /// a quarter of an import. Room a lane does not use is address space only; its pages are never touched.
     void addEvent(LaneIndex lane, const Event& e)
     {
-        std::vector<Event>& events = m_trace.lanes[lane.value].events;
+        std::vector<Event>& events = m_trace.lanes()[lane.value].events;
         if (events.capacity() == 0 && m_lanesReserved < kLanesReservedPerTable) {
             events.reserve(m_tableRowsHint);
             adviseHugePages(events.data(), events.capacity() * sizeof(Event));
@@ -173,7 +173,7 @@ private:
     std::string m_fileName;
     std::set<std::string> m_tables;
     bool m_keepArgs = true;
-    Trace m_trace;
+    TraceBuilder m_trace;
     NsysStrings m_strings;
     bool m_stringsRead = false;
 

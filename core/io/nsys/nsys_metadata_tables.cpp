@@ -99,36 +99,36 @@ void NsysImport::nameThreadsAndProcesses()
             forEachRow(*name, *s, [&](std::uint64_t) {
                 const auto lane = m_threadLanes.find(s->integer(0));
                 if (lane != m_threadLanes.end())
-                    m_trace.lanes[lane->second.value].name = std::string(m_strings.text(s->integer(1)).value_or(""));
+                    m_trace.lanes()[lane->second.value].name = std::string(m_strings.text(s->integer(1)).value_or(""));
             });
         }
     }
     for (const auto& [globalTid, text] : m_nvtxThreadNames) {
         if (const auto lane = m_threadLanes.find(globalTid); lane != m_threadLanes.end() && !text.empty())
-            m_trace.lanes[lane->second.value].name = text;
+            m_trace.lanes()[lane->second.value].name = text;
     }
     if (const auto name = tableName(NsysTable::Processes)) {
         if (auto s = select(*name, { { "globalPid", true }, { "name", false } })) {
             forEachRow(*name, *s, [&](std::uint64_t) {
                 const auto p = m_processes.find(globalPidOf(s->integer(0)));
                 if (p != m_processes.end() && !s->text(1).empty())
-                    m_trace.processes[p->second.value].name = std::string(s->text(1));
+                    m_trace.processes()[p->second.value].name = std::string(s->text(1));
             });
         }
     }
     // Without PROCESSES, a process is named after its main thread.
     for (const auto& [globalPid, index] : m_processes) {
-        Process& p = m_trace.processes[index.value];
+        Process& p = m_trace.processes()[index.value];
         if (!p.name.empty())
             continue;
         if (const auto lane = m_threadLanes.find(globalPid | p.pid); lane != m_threadLanes.end())
-            p.name = m_trace.lanes[lane->second.value].name;
+            p.name = m_trace.lanes()[lane->second.value].name;
     }
 }
 
 void NsysImport::nameDevices()
 {
-    if (m_trace.devices.empty())
+    if (m_trace.devices().empty())
         return; // nothing to name
     struct Gpu {
         std::int64_t id;
@@ -157,8 +157,8 @@ void NsysImport::nameDevices()
             });
         }
     }
-    for (Device& device : m_trace.devices) {
-        const std::int64_t pid = m_trace.processes[device.process.value].pid;
+    for (Device& device : m_trace.devices()) {
+        const std::int64_t pid = m_trace.processes()[device.process.value].pid;
         const Gpu* gpu = nullptr;
         if (const auto it = gpuOfCudaDevice.find({ pid, device.id }); it != gpuOfCudaDevice.end()) {
             const auto found = std::find_if(gpus.begin(), gpus.end(), [&](const Gpu& g) { return g.id == it->second; });

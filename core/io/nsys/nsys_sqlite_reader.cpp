@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/nsys/nsys_sqlite_reader.h"
 
+#include "core/io/common/finished_trace.h"
 #include "core/io/nsys/nsys_import.h"
 #include "core/io/nsys/sqlite_database.h"
 
@@ -15,6 +16,11 @@ bool NsysSqliteReader::hasMagic(std::string_view head)
 }
 
 IoResult<Trace> NsysSqliteReader::readFile(const std::string& path, const NsysReadOptions& options)
+{
+    return finishedTrace(readUnfinished(path, options));
+}
+
+IoResult<TraceBuilder> NsysSqliteReader::readUnfinished(const std::string& path, const NsysReadOptions& options)
 {
     using namespace nsys;
     auto db = std::make_unique<SqliteDatabase>(path);
@@ -60,7 +66,7 @@ IoResult<Trace> NsysSqliteReader::readFile(const std::string& path, const NsysRe
     import.readEventTables(options.threads, options.parallelFromRows);
     import.readNvtx();
     import.readRanks();
-    return import.finish();
+    return import.takeTrace();
 }
 
 } // namespace gapscope

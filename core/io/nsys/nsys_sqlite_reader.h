@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/io/common/io_error.h"
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 
 #include <cstdint>
 #include <string>
@@ -43,12 +43,14 @@ struct NsysReadOptions {
 /// is a warning and the rest loads; a row that ends before it starts is skipped and counted. A file that is not
 /// an SQLite database, has no tables, or none of the tables nsys writes, is an IoError. A file that another
 /// program holds a write lock on is read as it is on disk, with a warning. The first warning states the nsys
-/// version and export schema. The returned trace is finalized.
+/// version and export schema. readFile's trace is finished.
 class NsysSqliteReader {
 public:
     /// Whether these first bytes are an SQLite database's ("SQLite format 3" and a NUL).
     static bool hasMagic(std::string_view head);
     static IoResult<Trace> readFile(const std::string& path, const NsysReadOptions& options = {});
+    /// What readFile reads, not yet finished: to append to other files' before one TraceBuilder::finish().
+    static IoResult<TraceBuilder> readUnfinished(const std::string& path, const NsysReadOptions& options = {});
 };
 
 } // namespace gapscope

@@ -64,7 +64,7 @@ std::string_view NsysStrings::withoutApiVersion(std::string_view name)
     return stem.ends_with("_v") ? stem.substr(0, stem.size() - 2) : name;
 }
 
-StringId NsysStrings::intern(std::int64_t id, Trace& trace, std::vector<std::uint32_t>& cache, bool api)
+StringId NsysStrings::intern(std::int64_t id, TraceBuilder& trace, std::vector<std::uint32_t>& cache, bool api)
 {
     const std::size_t slot = find(id);
     if (slot == kNotFound) {
@@ -73,7 +73,7 @@ StringId NsysStrings::intern(std::int64_t id, Trace& trace, std::vector<std::uin
             if (unknownId == id)
                 return interned;
         }
-        const StringId interned = trace.strings.intern("[string " + std::to_string(id) + "]");
+        const StringId interned = trace.strings().intern("[string " + std::to_string(id) + "]");
         if (m_unknown.size() < 64)
             m_unknown.emplace_back(id, interned);
         return interned;
@@ -83,7 +83,7 @@ StringId NsysStrings::intern(std::int64_t id, Trace& trace, std::vector<std::uin
     std::string_view text = std::string_view(m_buffer).substr(m_entries[slot].offset, m_entries[slot].length);
     if (api)
         text = withoutApiVersion(text);
-    const StringId interned = trace.strings.intern(text);
+    const StringId interned = trace.strings().intern(text);
     cache[slot] = interned.value + 1;
     return interned;
 }

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/io/nsys/sqlite_database.h"
-#include "core/model/trace.h"
+#include "core/model/trace_builder.h"
 
 #include <cstdint>
 #include <optional>
@@ -28,14 +28,14 @@ public:
         return std::string_view(m_buffer).substr(m_entries[slot].offset, m_entries[slot].length);
     }
     /// The trace's id of string `id`; an id StringIds lacks becomes "[string N]" and is counted in missing().
-    StringId name(std::int64_t id, Trace& trace)
+    StringId name(std::int64_t id, TraceBuilder& trace)
     {
         const std::uint32_t interned = internedAt(id, m_names);
         return interned ? StringId { interned - 1 } : intern(id, trace, m_names, false);
     }
     /// The same for a CUDA API name, without the API version nsys appends (cudaLaunchKernel_v7000 →
     /// cudaLaunchKernel): the name the CUDA documentation, Kineto and nsys's own summaries use.
-    StringId apiName(std::int64_t id, Trace& trace)
+    StringId apiName(std::int64_t id, TraceBuilder& trace)
     {
         const std::uint32_t interned = internedAt(id, m_apiNames);
         return interned ? StringId { interned - 1 } : intern(id, trace, m_apiNames, true);
@@ -72,7 +72,7 @@ private:
         const std::uint64_t slot = static_cast<std::uint64_t>(id - m_firstId);
         return slot < m_entries.size() && m_entries[slot].id == id ? cache[slot] : 0;
     }
-    StringId intern(std::int64_t id, Trace& trace, std::vector<std::uint32_t>& cache, bool api);
+    StringId intern(std::int64_t id, TraceBuilder& trace, std::vector<std::uint32_t>& cache, bool api);
 
     std::string m_buffer;
     std::vector<Entry> m_entries; // by id, ascending
