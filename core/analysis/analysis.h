@@ -212,7 +212,8 @@ std::optional<TimeNs> launchDelay(const Trace& trace, EventRef gpuOp);
 /// Exposed-time breakdown of one device over a window (docs/definitions.md): sums exactly to window.length().
 ExposedTime exposedTime(const Trace& trace, DeviceIndex device, const Window& window);
 
-// isSynchronizingCall(name) and isCommunicationKernel(name): core/model/call_names.h, whose classifyNames()
-// the lane summaries (lane_summaries.h) and NameClasses read.
+// isSynchronizingCall(name) and isCommunicationKernel(name): core/model/call_names.h, whose classifyNames() of
+// every name TraceBuilder::finish() keeps in Trace::nameClasses(), which the lane summaries (lane_summaries.h),
+// NameClasses and the collectives read.
 
 } // namespace gapscope

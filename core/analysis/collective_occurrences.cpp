@@ -98,7 +98,7 @@ void readLaunchingRangeArgs(const Trace& trace, EventRef kernel, CollectiveOccur
 
 /// Per name (by StringId): whether a kernel of that name is compute (DESIGN.md §4: not communication).
 /// The union of a device's compute (non-communication kernels and memsets), DESIGN.md §4's first category.
-/// `nameClasses`: classifyNames(trace.strings()); a kernel without kCommunicationName is compute (a collective's
+/// `nameClasses`: trace.nameClasses(); a kernel without kCommunicationName is compute (a collective's
 /// name, nccl* or rccl*, has it).
 IntervalSet deviceCompute(const Trace& trace, DeviceIndex device, const std::vector<std::uint8_t>& nameClasses)
 {
@@ -145,7 +145,7 @@ std::vector<CollectiveOccurrence> findCollectives(const Trace& trace, ProcessInd
 {
     std::vector<CollectiveOccurrence> found;
     std::map<std::uint32_t, IntervalSet> computeByDevice;
-    const std::vector<std::uint8_t> nameClasses = classifyNames(trace.strings());
+    const std::vector<std::uint8_t>& nameClasses = trace.nameClasses();
     const auto communicationKernel = [&nameClasses](const Event& e) {
         return e.kind == EventKind::Kernel && e.name.value < nameClasses.size()
             && (nameClasses[e.name.value] & kCommunicationName) != 0;

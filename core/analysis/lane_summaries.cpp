@@ -46,7 +46,7 @@ LaneSummary summarize(const Lane& lane, const std::vector<std::uint8_t>& nameCla
 LaneSummaries::LaneSummaries(const Trace& trace)
     : m_lanes(trace.lanes().size())
 {
-    const std::vector<std::uint8_t> nameClasses = classifyNames(trace.strings());
+    const std::vector<std::uint8_t>& nameClasses = trace.nameClasses();
     const auto summarizeLanes = [&](std::size_t begin, std::size_t end) {
         for (std::size_t l = begin; l < end; ++l)
             m_lanes[l] = summarize(trace.lanes()[l], nameClasses);

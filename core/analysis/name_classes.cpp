@@ -22,8 +22,8 @@ NameClasses::NameClasses(const Trace& trace, const std::string& stepPattern, std
                 + "): no NVTX range is taken as a step");
         }
     }
-    // The classes every use of the trace shares (classifyNames), and the step pattern's matches beside them.
-    m_flags = classifyNames(trace.strings());
+    // The classes every use of the trace shares (Trace::nameClasses()), and the step pattern's matches beside them.
+    m_flags = trace.nameClasses();
     for (std::uint32_t id = 1; pattern && id < m_flags.size(); ++id) {
         const std::string_view name = trace.strings().view(StringId { id });
         if (std::regex_search(name.begin(), name.end(), *pattern))

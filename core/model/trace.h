@@ -109,6 +109,10 @@ public:
     std::uint64_t skippedEvents() const { return m_content.skippedEvents; }
     std::uint64_t droppedRecords() const { return m_content.droppedRecords; }
 
+    /// The NameClass bits (core/model/call_names.h) of every string, by string id: sync call, profiler step,
+    /// communication kernel, classified once when the trace was finished; what hot loops read instead of names.
+    const std::vector<std::uint8_t>& nameClasses() const { return m_nameClasses; }
+
     const Event& event(EventRef ref) const { return m_content.lanes[ref.lane.value].events[ref.index]; }
     std::string_view name(const Event& e) const { return m_content.strings.view(e.name); }
     std::string_view argsJson(const Event& e) const
@@ -175,6 +179,7 @@ public:
 private:
     friend class TraceBuilder;
     TraceContent m_content;
+    std::vector<std::uint8_t> m_nameClasses;
     CorrelationIndex m_launches; // API calls (runtime/driver) with a correlation id
     /// Beside m_launches.slotTable, the start of the call in each slot (kNoLaunchStart for an empty one): the
     /// gap analysis reads these 8 bytes per gap instead of the launch call itself.

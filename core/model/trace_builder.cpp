@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/trace_builder.h"
 
+#include "core/model/call_names.h"
 #include "core/model/huge_pages.h"
 #include "core/model/lane_order.h"
 
@@ -154,12 +155,16 @@ Trace TraceBuilder::finish() &&
     const auto buildLaunches
         = [&] { buildCorrelationIndex(trace.m_launches, lanes, processCount, ids, false, &trace.m_launchStarts); };
     const auto buildGpuOps = [&] { buildCorrelationIndex(trace.m_gpuOps, lanes, processCount, ids, true, nullptr); };
+    // Names are classified on their own: the strings are all they read.
+    const auto classify = [&trace] { trace.m_nameClasses = classifyNames(trace.m_content.strings); };
     if (!parallel) {
+        classify();
         finishLanes(0, lanes.size());
         buildLaunches();
         buildGpuOps();
         return trace;
     }
+    std::thread classifier(classify);
     // The split point: the first lane at which the events before it reach half of the total.
     std::size_t split = 0;
     for (std::size_t before = 0; split < lanes.size() && before < total / 2; ++split)
@@ -170,6 +175,7 @@ Trace TraceBuilder::finish() &&
     std::thread launches(buildLaunches);
     buildGpuOps();
     launches.join();
+    classifier.join();
     return trace;
 }
 
