@@ -327,6 +327,7 @@ void Collector::startFlushThread()
     m_wakeFd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     g_wakeFd.store(m_wakeFd);
     m_flushThreadPid = ::getpid();
+    m_flushThreadReady.store(false, std::memory_order_release);
     const int error = ::pthread_create(&m_flushThread, nullptr, &Collector::flushThreadMain, this);
     m_hasFlushThread = error == 0;
     if (!m_hasFlushThread)
@@ -348,6 +349,7 @@ void Collector::flushLoop()
 {
     constexpr int kThreadNameEvery = 7; // reading /proc for thread names about once a second is plenty
     int iteration = 0;
+    m_flushThreadReady.store(true, std::memory_order_release);
     while (!m_stopFlushing.load(std::memory_order_acquire)) {
         pollfd wake { m_wakeFd, POLLIN, 0 };
         if (m_wakeFd >= 0 && ::poll(&wake, 1, m_flushIntervalMs) > 0) {
@@ -460,6 +462,13 @@ void Collector::prepareFork()
 {
     Collector& c = instance();
     c.m_stateMutex.lock();
+    // A flush thread still starting up allocates outside m_flushMutex (its stack, TLS): an allocator lock it
+    // holds at fork() stays held in the child, where ASan's allocator (clang 14) then blocks the child's own
+    // flush thread for ever. Wait for it to reach its loop, bounded as the flush below.
+    if (c.m_hasFlushThread && c.m_flushThreadPid == ::getpid()) {
+        for (int waited = 0; waited < 250 && !c.m_flushThreadReady.load(std::memory_order_acquire); ++waited)
+            ::usleep(1000);
+    }
     // A flush in progress ends first; bounded, so that nothing the flush waits on can hold fork() forever.
     c.m_forkHoldsFlush = false;
     for (int waited = 0; waited < 250 && !(c.m_forkHoldsFlush = c.m_flushMutex.try_lock()); ++waited)

@@ -127,6 +127,8 @@ private:
     pthread_t m_flushThread {};
     bool m_hasFlushThread = false;
     pid_t m_flushThreadPid = 0;
+    /// Set by the flush thread when it reaches its loop: from then on it allocates only under m_flushMutex.
+    std::atomic<bool> m_flushThreadReady { false };
     /// Heap-held: after fork() the child replaces it (its lock may be held by a thread it lacks) and keeps
     /// the parent's reachable (kept_for_life.h).
     ThreadNameBook* m_threadNames = new ThreadNameBook();
