@@ -28,7 +28,7 @@ std::string ProgramExit::describe() const
 namespace {
 
 /// Time covered by a lane's Overhead events, overlaps counted once (events are sorted by start).
-TimeNs overheadCovered(const std::vector<Event>& events, std::uint64_t& count)
+TimeNs overheadCovered(const EventVector& events, std::uint64_t& count)
 {
     TimeNs covered = 0;
     TimeNs reach = INT64_MIN;
@@ -102,7 +102,7 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
         // Lanes come sorted by start only once finished: sort a copy of each lane's overhead.
         for (const Lane& lane : l.capture.trace.lanes()) {
             eventsOfProcess[lane.process.value] += lane.events.size();
-            std::vector<Event> overhead;
+            EventVector overhead;
             for (const Event& e : lane.events) {
                 ++summary.eventsByKind[static_cast<std::size_t>(e.kind)];
                 if (e.kind == EventKind::Overhead)

@@ -9,7 +9,7 @@
 namespace gapscope {
 
 void buildCorrelationIndex(CorrelationIndex& index, const std::vector<Lane>& lanes, std::size_t processCount,
-    const std::vector<LaneIds>& laneIds, bool gpuSide, std::vector<TimeNs>* starts)
+    const std::vector<LaneIds>& laneIds, bool gpuSide, HugePageVector<TimeNs>* starts)
 {
     const LaneKind side = gpuSide ? LaneKind::GpuStream : LaneKind::CpuThread;
     std::vector<LaneIds> perProcess(processCount);
@@ -38,20 +38,13 @@ void buildCorrelationIndex(CorrelationIndex& index, const std::vector<Lane>& lan
         part.firstSlot = slotCount;
         slotCount += span;
     }
-    if (index.slotTable.capacity() != slotCount) {
-        std::vector<CorrelationIndex::Slot> fresh;
-        fresh.reserve(slotCount);
-        adviseHugePages(fresh.data(), fresh.capacity() * sizeof(CorrelationIndex::Slot));
-        index.slotTable.swap(fresh);
-    }
+    // Fresh buffers of the exact size (huge pages from 2 MiB up: HugePageVector), not grown ones.
+    if (index.slotTable.capacity() != slotCount)
+        HugePageVector<CorrelationIndex::Slot>().swap(index.slotTable);
     index.slotTable.assign(slotCount, { CorrelationIndex::kEmptySlot, 0 });
     if (starts) {
-        if (starts->capacity() != slotCount) {
-            std::vector<TimeNs> fresh;
-            fresh.reserve(slotCount);
-            adviseHugePages(fresh.data(), fresh.capacity() * sizeof(TimeNs));
-            starts->swap(fresh);
-        }
+        if (starts->capacity() != slotCount)
+            HugePageVector<TimeNs>().swap(*starts);
         starts->assign(slotCount, kNoLaunchStart);
     }
 

@@ -42,7 +42,7 @@ struct CorrelationIndex {
     };
     static constexpr std::uint32_t kEmptySlot = 0xffffffffu;
     std::vector<Part> parts; // by process
-    std::vector<Slot> slotTable;
+    HugePageVector<Slot> slotTable;
     std::vector<Listed> listed; // by (process, correlation, start)
 
     /// The earliest-starting event with this id in the process (inline: the analysis asks once per gap).
@@ -93,6 +93,6 @@ inline bool takesCorrelation(const Event& e, bool gpuLane)
 /// extents (`laneIds`, one per lane). With `starts`, also fills it beside the slot table with the start of each
 /// slot's event (kNoLaunchStart for an empty slot).
 void buildCorrelationIndex(CorrelationIndex& index, const std::vector<Lane>& lanes, std::size_t processCount,
-    const std::vector<LaneIds>& laneIds, bool gpuSide, std::vector<TimeNs>* starts);
+    const std::vector<LaneIds>& laneIds, bool gpuSide, HugePageVector<TimeNs>* starts);
 
 } // namespace gapscope

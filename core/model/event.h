@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/model/huge_pages.h"
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -95,5 +97,9 @@ struct Event {
     }
 };
 static_assert(sizeof(Event) == 40, "Event is the hot struct: keep it at 40 bytes");
+
+/// A lane's events: from 2 MiB up on a 2 MiB boundary and huge pages (HugePageAllocator), so that loading
+/// millions of events does not fault them in 4 KiB at a time.
+using EventVector = HugePageVector<Event>;
 
 } // namespace gapscope

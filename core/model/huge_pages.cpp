@@ -27,11 +27,17 @@ void adviseHugePages(void* data, std::size_t bytes)
 
 void* allocateHugePageBuffer(std::size_t bytes)
 {
-    const std::size_t rounded = (bytes + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-    void* data = std::aligned_alloc(kHugePageBytes, rounded);
-    if (!data)
+    constexpr std::size_t kPage = 4096;
+    const std::size_t whole = (bytes + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+    // Rounded up to a whole huge page where the padding is small; otherwise the tail stays on 4 KiB pages.
+    const std::size_t rounded = whole - bytes <= bytes / 4 ? whole : (bytes + kPage - 1) & ~(kPage - 1);
+    void* data = nullptr;
+    if (::posix_memalign(&data, kHugePageBytes, rounded) != 0)
         throw std::bad_alloc();
-    adviseHugePages(data, rounded);
+#ifdef MADV_HUGEPAGE
+    if (const std::size_t advised = rounded & ~(kHugePageBytes - 1); advised > 0)
+        ::madvise(data, advised, MADV_HUGEPAGE);
+#endif
     return data;
 }
 

@@ -58,8 +58,8 @@ struct Lane {
     std::string name;
     /// Chrome `thread_sort_index`, kept for the writer.
     std::optional<int> sortIndex;
-    std::vector<Event> events;
-    std::vector<TimeNs> maxEndPrefix;
+    EventVector events;
+    HugePageVector<TimeNs> maxEndPrefix;
 
     /// Index range [first, last) that holds every event overlapping [t0, t1): start < t1 and end > t0,
     /// or zero-length with t0 <= start < t1. Events inside the range that a longer earlier event
@@ -183,7 +183,7 @@ private:
     CorrelationIndex m_launches; // API calls (runtime/driver) with a correlation id
     /// Beside m_launches.slotTable, the start of the call in each slot (kNoLaunchStart for an empty one): the
     /// gap analysis reads these 8 bytes per gap instead of the launch call itself.
-    std::vector<TimeNs> m_launchStarts;
+    HugePageVector<TimeNs> m_launchStarts;
     /// The m_launchStarts entry of a correlation id of a process with a table, nullptr outside the table.
     const TimeNs* launchStartEntry(ProcessIndex process, std::uint32_t correlation) const
     {

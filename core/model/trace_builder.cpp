@@ -2,7 +2,6 @@
 #include "core/model/trace_builder.h"
 
 #include "core/model/call_names.h"
-#include "core/model/huge_pages.h"
 #include "core/model/lane_order.h"
 
 #include <algorithm>
@@ -93,25 +92,24 @@ LaneIds finishLane(Lane& lane, std::vector<TimeNs>& openEnds)
 {
     auto& events = lane.events;
     const bool gpuLane = lane.kind == LaneKind::GpuStream;
+    // A fresh buffer of the exact size (huge pages from 2 MiB up: HugePageVector), filled below.
     if (lane.maxEndPrefix.capacity() != events.size()) {
-        std::vector<TimeNs> fresh;
-        fresh.reserve(events.size());
-        adviseHugePages(fresh.data(), fresh.capacity() * sizeof(TimeNs));
-        lane.maxEndPrefix.swap(fresh);
+        HugePageVector<TimeNs>().swap(lane.maxEndPrefix);
+        lane.maxEndPrefix.reserve(events.size());
     }
-    lane.maxEndPrefix.resize(events.size());
     for (bool sorted = false;; sorted = true) {
         LaneIds ids;
         TimeNs maxEnd = std::numeric_limits<TimeNs>::min();
         // Depth: the number of enclosing events still open at this event's start.
         openEnds.clear();
+        lane.maxEndPrefix.clear();
         std::size_t i = 0;
         for (; i < events.size(); ++i) {
             Event& e = events[i];
             if (!sorted && i > 0 && laneOrder(e, events[i - 1])) [[unlikely]]
                 break;
             maxEnd = std::max(maxEnd, e.end);
-            lane.maxEndPrefix[i] = maxEnd;
+            lane.maxEndPrefix.push_back(maxEnd);
             while (!openEnds.empty() && (openEnds.back() <= e.start || e.end > openEnds.back()))
                 openEnds.pop_back();
             e.depth = static_cast<std::uint16_t>(std::min<std::size_t>(openEnds.size(), 0xffff));

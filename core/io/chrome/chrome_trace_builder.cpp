@@ -2,7 +2,6 @@
 #include "core/io/chrome/chrome_trace_builder.h"
 
 #include "core/io/common/skipped_warnings.h"
-#include "core/model/huge_pages.h"
 #include "core/model/lane_order.h"
 #include "core/model/synthetic_id.h"
 
@@ -66,9 +65,8 @@ ChromeTraceBuilder::ChromeTraceBuilder(std::string fileName)
 
 void ChromeTraceBuilder::addChunk(PendingLane& lane)
 {
-    std::vector<Event>& chunk = lane.chunks.emplace_back();
+    EventVector& chunk = lane.chunks.emplace_back();
     chunk.reserve(std::min(kFirstChunk << std::min<std::size_t>(lane.chunks.size() - 1, 16), kMaxChunk));
-    adviseHugePages(chunk.data(), chunk.capacity() * sizeof(Event));
 }
 
 void ChromeTraceBuilder::projectLaneSizes(std::uint64_t offset)
@@ -82,7 +80,6 @@ void ChromeTraceBuilder::projectLaneSizes(std::uint64_t offset)
             / static_cast<double>(std::max<std::uint64_t>(offset, 1));
         const auto capacity = static_cast<std::size_t>(projected * 1.05) + 1024;
         lane.direct.reserve(capacity);
-        adviseHugePages(lane.direct.data(), lane.direct.capacity() * sizeof(Event));
         lane.leading = lane.eventCount;
         lane.leadingChunks = lane.chunks.size();
         lane.direct.resize(lane.leading); // the chunks' events go there at the join
@@ -94,10 +91,9 @@ void ChromeTraceBuilder::joinLane(PendingLane& lane)
     if (lane.direct.capacity() == 0) {
         // Join the chunks, freeing each as it is copied: the peak stays one chunk above the final size.
         lane.events.reserve(lane.eventCount);
-        adviseHugePages(lane.events.data(), lane.events.capacity() * sizeof(Event));
-        for (std::vector<Event>& chunk : lane.chunks) {
+        for (EventVector& chunk : lane.chunks) {
             lane.events.insert(lane.events.end(), chunk.begin(), chunk.end());
-            std::vector<Event>().swap(chunk);
+            EventVector().swap(chunk);
         }
         lane.chunks.clear();
         return;
@@ -105,13 +101,13 @@ void ChromeTraceBuilder::joinLane(PendingLane& lane)
     auto at = lane.direct.begin();
     for (std::size_t i = 0; i < lane.leadingChunks; ++i) {
         at = std::copy(lane.chunks[i].begin(), lane.chunks[i].end(), at);
-        std::vector<Event>().swap(lane.chunks[i]);
+        EventVector().swap(lane.chunks[i]);
     }
     if (lane.chunks.size() > lane.leadingChunks) { // the lane outgrew its projection
         lane.direct.reserve(lane.eventCount);
         for (std::size_t i = lane.leadingChunks; i < lane.chunks.size(); ++i) {
             lane.direct.insert(lane.direct.end(), lane.chunks[i].begin(), lane.chunks[i].end());
-            std::vector<Event>().swap(lane.chunks[i]);
+            EventVector().swap(lane.chunks[i]);
         }
     }
     lane.chunks.clear();
@@ -265,7 +261,7 @@ namespace {
 
 /// The first index whose event starts at or after `ts`, searched outwards from `hint` (galloping): flows come
 /// in file order, which is close to time order per lane, so the answer is usually a few events away.
-std::size_t lowerBoundNear(const std::vector<Event>& events, std::size_t hint, TimeNs ts)
+std::size_t lowerBoundNear(const EventVector& events, std::size_t hint, TimeNs ts)
 {
     const std::size_t n = events.size();
     hint = std::min(hint, n);
@@ -315,7 +311,7 @@ void ChromeTraceBuilder::bindFlows(
         Event* fallback = nullptr; // any other event without correlation starting there
         bool bound = false;
         for (const std::uint32_t laneIndex : it->second) {
-            std::vector<Event>& events = m_lanes[laneIndex].events;
+            EventVector& events = m_lanes[laneIndex].events;
             std::size_t i = lowerBoundNear(events, cursor[laneIndex], flow.ts);
             cursor[laneIndex] = i;
             for (; i < events.size() && events[i].start == flow.ts; ++i) {

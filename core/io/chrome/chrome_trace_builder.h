@@ -148,13 +148,13 @@ private:
         std::uint64_t eventCount = 0;
         // Events as parsed, in chunks: a growing vector would copy itself and, at the moment it does, hold
         // twice its size; chunks keep the peak of a load near its final size (docs/performance.md: ≤ 1.5×).
-        std::vector<std::vector<Event>> chunks;
+        std::vector<EventVector> chunks;
         // Reserved at the projection (expectContentBytes): [0, leading) is left for the events of the chunks
         // before it, which finish() copies there; the events after it go here until it is full, then to chunks.
-        std::vector<Event> direct;
+        EventVector direct;
         std::size_t leading = 0; // events, and chunks, before `direct`
         std::size_t leadingChunks = 0;
-        std::vector<Event> events; // the chunks joined, by finish()
+        EventVector events; // the chunks joined, by finish()
     };
     /// Files smaller than this are read without projecting lane sizes.
     static constexpr std::uint64_t kProjectFrom = std::uint64_t { 256 } << 20;

@@ -3,7 +3,6 @@
 
 #include "core/io/common/skipped_warnings.h"
 #include "core/io/native/native_byte_source.h"
-#include "core/model/huge_pages.h"
 
 #include <array>
 #include <cerrno>
@@ -408,9 +407,8 @@ private:
         if (it == s.laneSizes.end())
             return;
         const std::uint64_t possible = m_source.size() / sizeof(native::EventRecord);
-        std::vector<Event>& events = m_trace.lanes()[lane].events;
+        EventVector& events = m_trace.lanes()[lane].events;
         events.reserve(static_cast<std::size_t>(std::min(it->second, possible)));
-        adviseHugePages(events.data(), events.capacity() * sizeof(Event));
     }
 
     std::uint32_t threadLane(Section& s, std::int64_t tid)

@@ -338,7 +338,7 @@ void NsysImport::readNvtx()
         else
             e.name = m_trace.strings().intern(s.text(3));
         const LaneIndex lane = threadLane(s.integer(5));
-        std::vector<Event>& events = m_trace.lanes()[lane.value].events;
+        EventVector& events = m_trace.lanes()[lane.value].events;
         if (m_keepArgs && s.integer(6) != 0)
             inDomains.push_back(Pending { lane, events.size(), s.integer(6) });
         events.push_back(e);

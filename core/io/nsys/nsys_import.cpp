@@ -331,19 +331,18 @@ void NsysImport::absorb(
     NsysImport& first = *workers.front();
     std::vector<bool> moved(first.m_trace.lanes().size(), false);
     for (std::size_t l = 0; l < first.m_trace.lanes().size(); ++l) {
-        std::vector<Event>& to = m_trace.lanes()[targets[0][l].value].events;
+        EventVector& to = m_trace.lanes()[targets[0][l].value].events;
         if (to.empty() && to.capacity() == 0) {
             to.swap(first.m_trace.lanes()[l].events);
             moved[l] = true;
         }
     }
     for (std::size_t l = 0; l < incoming.size(); ++l) {
-        std::vector<Event>& events = m_trace.lanes()[l].events;
+        EventVector& events = m_trace.lanes()[l].events;
         if (events.capacity() >= incoming[l])
             continue;
-        std::vector<Event> bigger;
+        EventVector bigger;
         bigger.reserve(incoming[l]);
-        adviseHugePages(bigger.data(), bigger.capacity() * sizeof(Event));
         bigger.insert(bigger.end(), events.begin(), events.end());
         events.swap(bigger);
     }
@@ -366,8 +365,8 @@ void NsysImport::absorb(
             }
         };
         for (std::size_t l = 0; l < src.lanes().size(); ++l) {
-            std::vector<Event>& from = src.lanes()[l].events;
-            std::vector<Event>& to = m_trace.lanes()[targets[w][l].value].events;
+            EventVector& from = src.lanes()[l].events;
+            EventVector& to = m_trace.lanes()[targets[w][l].value].events;
             if (w == 0 && moved[l]) {
                 for (Event& e : to)
                     renumber(e);
@@ -377,7 +376,7 @@ void NsysImport::absorb(
                 renumber(e);
                 to.push_back(e);
             }
-            std::vector<Event>().swap(from); // the worker's copy goes as soon as it is moved: the peak stays low
+            EventVector().swap(from); // the worker's copy goes as soon as it is moved: the peak stays low
         }
         m_trace.skippedEvents() += src.skippedEvents();
         m_skippedRows += worker.m_skippedRows;

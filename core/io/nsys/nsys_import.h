@@ -3,7 +3,6 @@
 
 #include "core/io/nsys/nsys_strings.h"
 #include "core/io/nsys/sqlite_database.h"
-#include "core/model/huge_pages.h"
 #include "core/model/trace_builder.h"
 
 #include <array>
@@ -154,10 +153,9 @@ private:
     /// a quarter of an import. Room a lane does not use is address space only; its pages are never touched.
     void addEvent(LaneIndex lane, const Event& e)
     {
-        std::vector<Event>& events = m_trace.lanes()[lane.value].events;
+        EventVector& events = m_trace.lanes()[lane.value].events;
         if (events.capacity() == 0 && m_lanesReserved < kLanesReservedPerTable) {
             events.reserve(m_tableRowsHint);
-            adviseHugePages(events.data(), events.capacity() * sizeof(Event));
             ++m_lanesReserved;
         }
         events.push_back(e);
