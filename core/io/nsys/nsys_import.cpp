@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <thread>
 
 namespace gapscope::nsys {
@@ -33,16 +34,6 @@ constexpr std::array<TableInfo, static_cast<std::size_t>(NsysTable::Count)> kTab
     { { "META_DATA_EXPORT", "EXPORT_META_DATA" }, "the nsys version that wrote the export" },
 } };
 
-std::uint64_t mix(std::uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
-
 } // namespace
 
 std::vector<std::string_view> nsysTableNames(NsysTable table)
@@ -62,11 +53,13 @@ std::string_view nsysTableContent(NsysTable table)
 
 std::size_t NsysImport::ArgsKeyHash::operator()(const ArgsKey& key) const noexcept
 {
-    // Launch configurations are small numbers: a multiply-add per value and one finaliser spread them enough.
+    // Launch configurations are small numbers: each value rotated in, then one multiply spreads them (a
+    // multiply per value cost a fifth of a kernel row's own work).
     std::uint64_t h = 0;
     for (const std::int64_t v : key.values)
-        h = h * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(v);
-    return static_cast<std::size_t>(mix(h));
+        h = std::rotl(h, 7) ^ static_cast<std::uint64_t>(v);
+    h *= 0x9e3779b97f4a7c15ull;
+    return static_cast<std::size_t>(h ^ (h >> 32));
 }
 
 NsysImport::NsysImport(SqliteDatabase& db, std::string fileName, const std::vector<std::string>& tables, bool keepArgs)
@@ -177,14 +170,18 @@ LaneIndex NsysImport::gpuLane(const GpuKey& key)
 
 LaneIndex NsysImport::threadLane(std::int64_t globalTid)
 {
-    if (globalTid == m_lastGlobalTid)
-        return m_lastThreadLane;
+    const std::size_t filled = std::min(m_nextRecentThreadLane, kRecentThreadLanes);
+    for (std::size_t i = 0; i < filled; ++i) {
+        if (m_recentGlobalTids[i] == globalTid)
+            return m_recentThreadLanes[i];
+    }
     auto it = m_threadLanes.find(globalTid);
     if (it == m_threadLanes.end())
         it = m_threadLanes.emplace(globalTid, m_trace.threadLane(process(globalPidOf(globalTid)), tidOf(globalTid)))
                  .first;
-    m_lastGlobalTid = globalTid;
-    m_lastThreadLane = it->second;
+    const std::size_t slot = m_nextRecentThreadLane++ % kRecentThreadLanes;
+    m_recentGlobalTids[slot] = globalTid;
+    m_recentThreadLanes[slot] = it->second;
     return it->second;
 }
 
@@ -346,42 +343,59 @@ void NsysImport::absorb(
         bigger.insert(bigger.end(), events.begin(), events.end());
         events.swap(bigger);
     }
+    // The workers' names and args in the trace's tables: every one of them names an event (a worker interns a
+    // name or adds a configuration when a row needs it). Then the lanes are independent: each target lane takes
+    // its sources in worker order, half of the events on a second thread.
+    std::vector<std::vector<StringId>> names(workers.size());
+    std::vector<std::vector<ArgsId>> args(workers.size());
+    std::vector<std::vector<std::pair<std::size_t, std::size_t>>> sources(m_trace.lanes().size()); // (w, l)
     for (std::size_t w = 0; w < workers.size(); ++w) {
-        NsysImport& worker = *workers[w];
-        TraceBuilder& src = worker.m_trace;
-        constexpr std::uint32_t kUnmapped = 0xffffffffu;
-        std::vector<std::uint32_t> names(src.strings().size(), kUnmapped);
-        std::vector<std::uint32_t> args(src.args().size(), kUnmapped);
-        const auto renumber = [&](Event& e) {
-            std::uint32_t& name = names[e.name.value];
-            if (name == kUnmapped)
-                name = m_trace.strings().intern(src.strings().view(e.name)).value;
-            e.name = StringId { name };
-            if (e.args != kNoArgs) {
-                std::uint32_t& a = args[e.args.value];
-                if (a == kUnmapped)
-                    a = m_trace.addArgs(src.args()[e.args.value]).value;
-                e.args = ArgsId { a };
-            }
-        };
-        for (std::size_t l = 0; l < src.lanes().size(); ++l) {
-            EventVector& from = src.lanes()[l].events;
-            EventVector& to = m_trace.lanes()[targets[w][l].value].events;
-            if (w == 0 && moved[l]) {
-                for (Event& e : to)
+        const TraceBuilder& src = workers[w]->m_trace;
+        for (std::uint32_t i = 0; i < src.strings().size(); ++i)
+            names[w].push_back(m_trace.strings().intern(src.strings().view(StringId { i })));
+        for (std::uint32_t i = 0; i < src.args().size(); ++i)
+            args[w].push_back(m_trace.addArgs(src.args()[i]));
+        for (std::size_t l = 0; l < src.lanes().size(); ++l)
+            sources[targets[w][l].value].emplace_back(w, l);
+    }
+    const auto fillLanes = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t target = begin; target < end; ++target) {
+            EventVector& to = m_trace.lanes()[target].events;
+            for (const auto& [w, l] : sources[target]) {
+                const auto renumber = [&names = names[w], &args = args[w]](Event& e) {
+                    e.name = names[e.name.value];
+                    if (e.args != kNoArgs)
+                        e.args = args[e.args.value];
+                };
+                if (w == 0 && moved[l]) {
+                    for (Event& e : to)
+                        renumber(e);
+                    continue;
+                }
+                EventVector& from = workers[w]->m_trace.lanes()[l].events;
+                for (Event e : from) {
                     renumber(e);
-                continue;
+                    to.push_back(e);
+                }
+                EventVector().swap(from); // the worker's copy goes as soon as it is moved: the peak stays low
             }
-            for (Event e : from) {
-                renumber(e);
-                to.push_back(e);
-            }
-            EventVector().swap(from); // the worker's copy goes as soon as it is moved: the peak stays low
         }
-        m_trace.skippedEvents() += src.skippedEvents();
-        m_skippedRows += worker.m_skippedRows;
-        m_absorbedMissingNames += worker.m_strings.missing();
-        m_trace.warnings().insert(m_trace.warnings().end(), src.warnings().begin(), src.warnings().end());
+    };
+    std::size_t total = 0;
+    for (const std::size_t n : incoming)
+        total += n;
+    std::size_t split = 0; // the first lane at which the events before it reach half of the total
+    for (std::size_t before = 0; split < incoming.size() && before < total / 2; ++split)
+        before += incoming[split];
+    std::thread helper(fillLanes, split, sources.size());
+    fillLanes(0, split);
+    helper.join();
+    for (const auto& worker : workers) {
+        m_trace.skippedEvents() += worker->m_trace.skippedEvents();
+        m_skippedRows += worker->m_skippedRows;
+        m_absorbedMissingNames += worker->m_strings.missing();
+        m_trace.warnings().insert(
+            m_trace.warnings().end(), worker->m_trace.warnings().begin(), worker->m_trace.warnings().end());
     }
 }
 

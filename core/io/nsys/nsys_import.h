@@ -182,12 +182,15 @@ private:
     std::array<GpuKey, kRecentGpuLanes> m_recentGpuKeys;
     std::array<LaneIndex, kRecentGpuLanes> m_recentGpuLanes {};
     std::size_t m_nextRecentGpuLane = 0;
-    std::int64_t m_lastGlobalTid = -1;
-    LaneIndex m_lastThreadLane;
+    // The same for the lanes of the last few threads: the calls of a program's threads interleave row by row.
+    static constexpr std::size_t kRecentThreadLanes = 8;
+    std::array<std::int64_t, kRecentThreadLanes> m_recentGlobalTids {};
+    std::array<LaneIndex, kRecentThreadLanes> m_recentThreadLanes {};
+    std::size_t m_nextRecentThreadLane = 0;
     std::unordered_map<ArgsKey, ArgsId, ArgsKeyHash> m_kernelArgs; // element pointers stay valid as it grows
     const std::pair<const ArgsKey, ArgsId>* m_lastArgs = nullptr;
     // Configurations by the low bits of their hash, in front of m_kernelArgs: one compare instead of a lookup.
-    static constexpr std::size_t kArgsCacheSlots = 64;
+    static constexpr std::size_t kArgsCacheSlots = 256;
     std::array<const std::pair<const ArgsKey, ArgsId>*, kArgsCacheSlots> m_argsCache {};
     std::map<std::int64_t, std::string> m_nvtxThreadNames; // by globalTid, from nvtxNameOsThread
     std::map<std::int64_t, int> m_ranks; // by globalPid
