@@ -11,7 +11,7 @@ namespace gapscope {
 
 namespace {
 
-constexpr std::size_t kBlock = 32;
+constexpr std::size_t kBlock = Lane::kEndBlockEvents;
 constexpr TimeNs kNoEnd = std::numeric_limits<TimeNs>::min();
 
 } // namespace
@@ -36,9 +36,15 @@ struct GapEvidenceFinder::LaneIndexes {
         while (leaves < blocks)
             leaves *= 2;
         tree.assign(2 * leaves, kNoEnd);
-        for (std::size_t i = 0; i < lane.events.size(); ++i) {
-            TimeNs& slot = tree[leaves + i / kBlock];
-            slot = std::max(slot, lane.events[i].end);
+        if (lane.blockMaxEnd.size() == blocks) {
+            // Host lanes: the leaves as TraceBuilder::finish() found them in its pass over the events.
+            std::copy(
+                lane.blockMaxEnd.begin(), lane.blockMaxEnd.end(), tree.begin() + static_cast<std::ptrdiff_t>(leaves));
+        } else {
+            for (std::size_t i = 0; i < lane.events.size(); ++i) {
+                TimeNs& slot = tree[leaves + i / kBlock];
+                slot = std::max(slot, lane.events[i].end);
+            }
         }
         for (std::size_t k = leaves - 1; k > 0; --k)
             tree[k] = std::max(tree[2 * k], tree[2 * k + 1]);

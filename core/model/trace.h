@@ -60,6 +60,10 @@ struct Lane {
     std::optional<int> sortIndex;
     EventVector events;
     HugePageVector<TimeNs> maxEndPrefix;
+    /// CPU lanes: the largest end in each block of kEndBlockEvents events (block b: events [32 b, 32 b + 32)),
+    /// which a gap's evidence searches for the host ranges open at a time; empty on GPU lanes.
+    std::vector<TimeNs> blockMaxEnd;
+    static constexpr std::size_t kEndBlockEvents = 32;
 
     /// Index range [first, last) that holds every event overlapping [t0, t1): start < t1 and end > t0,
     /// or zero-length with t0 <= start < t1. Events inside the range that a longer earlier event

@@ -86,8 +86,9 @@ ArgsId TraceBuilder::addArgs(std::string_view json)
 
 namespace {
 
-/// Sorts the lane unless it already is (the usual case: checked on the way), computes depth and maxEndPrefix,
-/// and returns the extent of the ids the correlation index will take from it, all in one pass over the events.
+/// Sorts the lane unless it already is (the usual case: checked on the way), computes depth, maxEndPrefix and
+/// (CPU lanes) blockMaxEnd, and returns the extent of the ids the correlation index will take from it, all in one pass
+/// over the events.
 LaneIds finishLane(Lane& lane, std::vector<TimeNs>& openEnds)
 {
     auto& events = lane.events;
@@ -97,12 +98,16 @@ LaneIds finishLane(Lane& lane, std::vector<TimeNs>& openEnds)
         HugePageVector<TimeNs>().swap(lane.maxEndPrefix);
         lane.maxEndPrefix.reserve(events.size());
     }
+    if (!gpuLane)
+        lane.blockMaxEnd.reserve((events.size() + Lane::kEndBlockEvents - 1) / Lane::kEndBlockEvents);
     for (bool sorted = false;; sorted = true) {
         LaneIds ids;
         TimeNs maxEnd = std::numeric_limits<TimeNs>::min();
         // Depth: the number of enclosing events still open at this event's start.
         openEnds.clear();
         lane.maxEndPrefix.clear();
+        lane.blockMaxEnd.clear();
+        TimeNs blockMax = std::numeric_limits<TimeNs>::min();
         std::size_t i = 0;
         for (; i < events.size(); ++i) {
             Event& e = events[i];
@@ -110,6 +115,13 @@ LaneIds finishLane(Lane& lane, std::vector<TimeNs>& openEnds)
                 break;
             maxEnd = std::max(maxEnd, e.end);
             lane.maxEndPrefix.push_back(maxEnd);
+            if (!gpuLane) {
+                blockMax = std::max(blockMax, e.end);
+                if (i % Lane::kEndBlockEvents == Lane::kEndBlockEvents - 1) {
+                    lane.blockMaxEnd.push_back(blockMax);
+                    blockMax = std::numeric_limits<TimeNs>::min();
+                }
+            }
             while (!openEnds.empty() && (openEnds.back() <= e.start || e.end > openEnds.back()))
                 openEnds.pop_back();
             e.depth = static_cast<std::uint16_t>(std::min<std::size_t>(openEnds.size(), 0xffff));
@@ -120,8 +132,11 @@ LaneIds finishLane(Lane& lane, std::vector<TimeNs>& openEnds)
                 ++ids.count;
             }
         }
-        if (i == events.size())
+        if (i == events.size()) {
+            if (!gpuLane && events.size() % Lane::kEndBlockEvents != 0)
+                lane.blockMaxEnd.push_back(blockMax);
             return ids;
+        }
         std::stable_sort(events.begin(), events.end(), laneOrder);
     }
 }

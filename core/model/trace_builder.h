@@ -48,8 +48,8 @@ public:
     /// Appends another builder's processes, devices, lanes and args (ids remapped, names re-interned).
     void append(TraceBuilder&& other);
 
-    /// Sorts every lane (a pass that only checks where it already is), computes depth and maxEndPrefix, builds
-    /// the correlation index and classifies the names: the one way to a Trace. The builder is empty afterwards.
+    /// Sorts every lane (a pass that only checks where it already is), computes depth, maxEndPrefix and blockMaxEnd,
+    /// builds the correlation index and classifies the names: the one way to a Trace. The builder is empty afterwards.
     Trace finish() &&;
 
 private:

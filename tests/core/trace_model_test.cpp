@@ -60,6 +60,29 @@ TEST(Trace, FinalizeSortsLanesAndComputesDepth)
     }
 }
 
+TEST(Trace, FinishRecordsTheLargestEndOfEachBlockOf32EventsOnCpuLanes)
+{
+    TraceBuilder builder;
+    const ProcessIndex p = builder.addProcess({ .pid = 10 });
+    const LaneIndex thread = builder.threadLane(p, 11);
+    const LaneIndex stream = builder.streamLane(builder.device(p, 0), 7);
+    // 70 calls added last to first (finish() sorts them): call k is [100 k, 100 k + 10), except call 40, which
+    // runs to 7,000 (past the starts of calls 41-69), and call 69, the last, which ends at 9,000.
+    auto& calls = builder.lanes()[thread.value].events;
+    for (int k = 69; k >= 0; --k) {
+        const TimeNs end = k == 40 ? 7000 : k == 69 ? 9000 : 100 * k + 10;
+        calls.push_back(makeEvent(builder, EventKind::RuntimeApi, "cudaLaunchKernel", 100 * k, end));
+    }
+    for (int k = 0; k < 40; ++k)
+        builder.lanes()[stream.value].events.push_back(
+            makeEvent(builder, EventKind::Kernel, "k", 100 * k, 100 * k + 50));
+    const Trace trace = std::move(builder).finish();
+    // Blocks [0, 32): call 31 ends at 3,110; [32, 64): call 40's 7,000 (call 63 ends at 6,310); [64, 70): call 69's
+    // 9,000.
+    EXPECT_EQ(trace.lanes()[thread.value].blockMaxEnd, (std::vector<TimeNs> { 3110, 7000, 9000 }));
+    EXPECT_TRUE(trace.lanes()[stream.value].blockMaxEnd.empty());
+}
+
 struct RangeCase {
     TimeNs t0;
     TimeNs t1;
