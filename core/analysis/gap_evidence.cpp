@@ -28,24 +28,17 @@ struct GapEvidenceFinder::LaneIndexes {
     std::vector<TimeNs> syncBestEnd;
     std::vector<std::uint32_t> syncBestIndex;
 
+    /// `lane` is a host lane (the launching thread's): its leaves are the block maxima TraceBuilder::finish()
+    /// found in its pass over the events.
     void buildRanges(const Lane& lane)
     {
         rangesBuilt = true;
-        const std::size_t blocks = (lane.events.size() + kBlock - 1) / kBlock;
+        const std::size_t blocks = lane.blockMaxEnd.size();
         leaves = 1;
         while (leaves < blocks)
             leaves *= 2;
         tree.assign(2 * leaves, kNoEnd);
-        if (lane.blockMaxEnd.size() == blocks) {
-            // Host lanes: the leaves as TraceBuilder::finish() found them in its pass over the events.
-            std::copy(
-                lane.blockMaxEnd.begin(), lane.blockMaxEnd.end(), tree.begin() + static_cast<std::ptrdiff_t>(leaves));
-        } else {
-            for (std::size_t i = 0; i < lane.events.size(); ++i) {
-                TimeNs& slot = tree[leaves + i / kBlock];
-                slot = std::max(slot, lane.events[i].end);
-            }
-        }
+        std::copy(lane.blockMaxEnd.begin(), lane.blockMaxEnd.end(), tree.begin() + static_cast<std::ptrdiff_t>(leaves));
         for (std::size_t k = leaves - 1; k > 0; --k)
             tree[k] = std::max(tree[2 * k], tree[2 * k + 1]);
     }

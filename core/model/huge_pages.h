@@ -15,13 +15,8 @@
 namespace gapscope {
 
 inline constexpr std::size_t kHugePageBytes = std::size_t { 2 } << 20;
-/// adviseHugePages() leaves smaller buffers alone: the whole huge pages inside a buffer that does not start on a
-/// boundary are too few to be worth a system call.
+/// ArgsTable's blocks go on huge pages from this size up.
 inline constexpr std::size_t kHugePagesFrom = 4 * kHugePageBytes;
-
-/// A hint for the whole 2 MiB pages inside [data, data + bytes); ignored where unsupported or below
-/// kHugePagesFrom. Call it on memory not yet touched (a reserve()d vector's capacity), before writing to it.
-void adviseHugePages(void* data, std::size_t bytes);
 
 /// `bytes` (at least kHugePageBytes) starting on a 2 MiB boundary and advised to be huge pages: the whole huge
 /// pages it holds, and the last, partial one too where its padding is at most a quarter of `bytes` (so that a
