@@ -44,5 +44,35 @@ TEST(RecordCudaInjectionTest, WithoutADriverCuptiRefusesTheSubscriptionAndNothin
     EXPECT_NE(text.find("CUDA: failed\n    CUPTI: " + refused + "\n"), std::string::npos) << text;
 }
 
+TEST(RecordCudaInjectionTest, NvtxFirstThenTheDriverCallingInitializeInjectionInsideTheCollectorsStartIsSafe)
+{
+#ifndef GAPSCOPE_INJECT_HAS_CUPTI
+    GTEST_SKIP() << "the collector was built without CUPTI: it has no InitializeInjection";
+#endif
+    if (nvidiaDriverPresent())
+        GTEST_SKIP() << "an NVIDIA driver is present: CUPTI accepts the subscription here (the GPU tests cover it)";
+    RecordOptions options = test::clientOptions(GAPSCOPE_NVTX_FIRST_CLIENT);
+    options.output = RecordOptions::Output::Capture;
+    ProgramRecorder recorder(options);
+    ASSERT_EQ(recorder.start(), std::nullopt);
+    test::CollectingObserver observer;
+    auto result = recorder.wait(&observer);
+    ASSERT_TRUE(result) << result.error().toString();
+    const RecordResult& r = result.value();
+    EXPECT_EQ(r.exit.exitCode, 0);
+    // The collector's start called the fake cuptiGetTimestamp, which entered InitializeInjection on the
+    // same thread; the CUDA start-up ran once the collector existed, not "CUDA injection failed".
+    EXPECT_EQ(observer.out, "reentered InitializeInjection: 1\ndone\n");
+    EXPECT_EQ(observer.err.find("CUDA injection failed"), std::string::npos) << observer.err;
+    ASSERT_EQ(r.summary.processes.size(), 1u);
+    const RecordedProcess& p = r.summary.processes[0];
+    EXPECT_EQ(p.cuptiActive, false);
+    EXPECT_EQ(p.cuptiDetail,
+        "cuptiSubscribe_v2 failed: CUPTI_ERROR_UNKNOWN (999). No usable CUDA driver or GPU: only NVTX and CPU "
+        "ranges were recorded");
+    EXPECT_TRUE(p.closedCleanly);
+    EXPECT_EQ(r.trace.eventCount(), r.summary.overheadEvents + 1); // the "setup" range and the collector's flushes
+}
+
 } // namespace
 } // namespace gapscope::capture
