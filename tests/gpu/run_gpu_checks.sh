@@ -110,8 +110,12 @@ pack() {
 }
 # The watchdog: at the deadline, TERM to this script (which packs and exits) and to what it runs.
 # (bash runs a trap only once the foreground command ended: the watchdog also stops this script's children.)
+# Its own sleep is ended with it, so that nothing of this script outlives it.
 (
-    sleep "$DEADLINE_S"
+    trap 'kill $sleeper 2>/dev/null; exit 0' TERM
+    sleep "$DEADLINE_S" &
+    sleeper=$!
+    wait $sleeper
     kill -TERM $$ 2>/dev/null
     sleep 1
     pkill -TERM -P $$ 2>/dev/null
@@ -166,8 +170,11 @@ if ! grep -q "with CUPTI found: building the collector only" "$RESULTS/configure
 fi
 step_result configure ok "$(grep -m1 -o 'CUDA [0-9.]* with CUPTI found' "$RESULTS/configure.log")"
 log "building gapscope_inject and gapscope_cuda_client"
-if ! bounded 300 cmake --build "$BUILD" -j "$JOBS" --target gapscope_inject gapscope_cuda_client >"$RESULTS/build.log" 2>&1; then
-    step_result build FAILED "see gpu-results/build.log"
+BUILD_STATUS=0
+bounded 300 cmake --build "$BUILD" -j "$JOBS" --target gapscope_inject gapscope_cuda_client >"$RESULTS/build.log" 2>&1 ||
+    BUILD_STATUS=$?
+if ((BUILD_STATUS != 0)); then
+    step_result build FAILED "$( ((BUILD_STATUS == 124)) && echo 'stopped at the deadline; ')see gpu-results/build.log"
     exit 6
 fi
 INJECT=$BUILD/capture/libgapscope_inject.so
@@ -192,7 +199,7 @@ record() {
     echo "$*" >"$dir/command"
     if ((status != 0)); then
         fail "$name exited $status"
-        step_result "$name" FAILED "exit $status: $(tail -1 "$dir/stderr.txt")"
+        step_result "$name" FAILED "exit $status$( ((status == 124)) && echo ' (timeout or deadline)'): $(tail -1 "$dir/stderr.txt")"
     else
         step_result "$name" ok "$(ls "$dir" | grep -c '\.gapscope$') file(s), $(du -sk "$dir" | cut -f1) KB"
     fi
