@@ -5,6 +5,7 @@
 // overhead records go to the process's lane, not to an undefined thread.
 
 #include "capture/cupti/cupti_translator.h"
+#include "tests/capture/activity_buffer.h"
 #include "tests/capture/recording_sink.h"
 
 #include <gtest/gtest.h>
@@ -18,24 +19,13 @@
 namespace gapscope::capture {
 namespace {
 
-struct Records {
-    alignas(8) std::uint8_t data[4096] {};
-    std::size_t size = 0;
-    template <typename T> T& add(CUpti_ActivityKind kind)
-    {
-        T* record = reinterpret_cast<T*>(data + size);
-        std::memset(record, 0, sizeof(T));
-        record->kind = kind;
-        size += sizeof(T);
-        return *record;
-    }
-};
+using test::ActivityBuffer;
 
 TEST(CuptiTranslatorLocksTest, AMemsetCallbackLinksItsDriverCallWithoutWaitingForABufferWalk)
 {
     test::RecordingSink sink;
     CuptiTranslator translator(sink);
-    Records b;
+    ActivityBuffer b;
     auto& kernel = b.add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     kernel.start = 100;
     kernel.end = 200;
@@ -70,7 +60,7 @@ TEST(CuptiTranslatorLocksTest, AMemsetCallbackLinksItsDriverCallWithoutWaitingFo
         // Not a timing test: 10 s is a deadlock guard; the link takes microseconds.
         linkedDuringWalk = linked.wait_for(lock, std::chrono::seconds(10), [&] { return done; });
     };
-    const auto result = translator.translateBuffer(b.data, b.size);
+    const auto result = translator.translateBuffer(b.data(), b.size());
     program.join();
     EXPECT_TRUE(linkedDuringWalk) << "linkDriverCall waited for the whole buffer walk";
     EXPECT_EQ(result.records, 2u);
@@ -84,7 +74,7 @@ TEST(CuptiTranslatorLocksTest, ProcessLevelOverheadGoesToTheProcessLane)
 {
     test::RecordingSink sink;
     CuptiTranslator translator(sink);
-    Records b;
+    ActivityBuffer b;
     auto& program = b.add<CUpti_ActivityOverhead3>(CUPTI_ACTIVITY_KIND_OVERHEAD);
     program.overheadKind = CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER;
     program.objectKind = CUPTI_ACTIVITY_OBJECT_PROCESS;
@@ -99,7 +89,7 @@ TEST(CuptiTranslatorLocksTest, ProcessLevelOverheadGoesToTheProcessLane)
     cupti.objectId.pt.threadId = 0xdeadbeef;
     cupti.start = 1000;
     cupti.end = 1100;
-    translator.translateBuffer(b.data, b.size);
+    translator.translateBuffer(b.data(), b.size());
     const auto events = sink.events();
     ASSERT_EQ(events.size(), 2u);
     EXPECT_EQ(events[0].lane, 4321); // the process's lane: its main thread's tid is its pid

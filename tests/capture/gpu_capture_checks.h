@@ -47,6 +47,16 @@ inline std::string launchingCall(const Trace& trace, EventRef op)
     return std::string(trace.name(call));
 }
 
+/// Calls `visit(lane, ref, event)` for every event on a GPU stream lane.
+template <typename Visit> void forEachGpuEvent(const Trace& trace, Visit visit)
+{
+    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
+        const Lane& lane = trace.lanes()[l];
+        for (std::uint32_t i = 0; lane.kind == LaneKind::GpuStream && i < lane.events.size(); ++i)
+            visit(lane, EventRef { LaneIndex { l }, i }, lane.events[i]);
+    }
+}
+
 /// The shape: kinds, counts per stream, copies and memsets linked to their calls, sync records, NVTX.
 inline void checkShape([[maybe_unused]] const Trace& trace, [[maybe_unused]] const RecordingSummary& summary)
 {
@@ -62,29 +72,23 @@ inline void checkShape([[maybe_unused]] const Trace& trace, [[maybe_unused]] con
     int memsets = 0;
     int kernelsWithoutLaunch = 0;
     std::map<std::string, int> syncs;
-    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
-        const Lane& lane = trace.lanes()[l];
-        if (lane.kind != LaneKind::GpuStream)
-            continue;
-        for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
-            const Event& e = lane.events[i];
-            if (e.kind == EventKind::Kernel) {
-                ++kernelsPerStream[lane.stream];
-                const auto launch = trace.launchOf(EventRef { LaneIndex { l }, i });
-                if (!launch || trace.name(trace.event(*launch)) != "cudaLaunchKernel")
-                    ++kernelsWithoutLaunch;
-            } else if (e.kind == EventKind::Memcpy) {
-                copies.insert(std::string(trace.name(e)));
-                copyCalls.insert(launchingCall(trace, EventRef { LaneIndex { l }, i }));
-                EXPECT_EQ(e.bytes, 8u << 20);
-            } else if (e.kind == EventKind::Memset) {
-                ++memsets;
-                memsetCalls.push_back(launchingCall(trace, EventRef { LaneIndex { l }, i }));
-            } else if (e.kind == EventKind::Sync) {
-                ++syncs[std::string(trace.name(e))];
-            }
+    forEachGpuEvent(trace, [&](const Lane& lane, EventRef ref, const Event& e) {
+        if (e.kind == EventKind::Kernel) {
+            ++kernelsPerStream[lane.stream];
+            const auto launch = trace.launchOf(ref);
+            if (!launch || trace.name(trace.event(*launch)) != "cudaLaunchKernel")
+                ++kernelsWithoutLaunch;
+        } else if (e.kind == EventKind::Memcpy) {
+            copies.insert(std::string(trace.name(e)));
+            copyCalls.insert(launchingCall(trace, ref));
+            EXPECT_EQ(e.bytes, 8u << 20);
+        } else if (e.kind == EventKind::Memset) {
+            ++memsets;
+            memsetCalls.push_back(launchingCall(trace, ref));
+        } else if (e.kind == EventKind::Sync) {
+            ++syncs[std::string(trace.name(e))];
         }
-    }
+    });
     // 203 kernels on s1 and 3 on s2 (see cuda_client.cu); stream ids are CUPTI's, not the client's.
     std::vector<int> counts;
     for (const auto& [stream, count] : kernelsPerStream)
@@ -154,16 +158,10 @@ inline void checkWithoutDriver([[maybe_unused]] const Trace& trace, [[maybe_unus
 {
     EXPECT_EQ(summary.eventsByKind[static_cast<int>(EventKind::DriverApi)], 0u);
     std::map<std::string, int> calls; // "kind <- call"
-    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
-        const Lane& lane = trace.lanes()[l];
-        if (lane.kind != LaneKind::GpuStream)
-            continue;
-        for (std::uint32_t i = 0; i < lane.events.size(); ++i) {
-            const Event& e = lane.events[i];
-            if (e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset)
-                ++calls[std::string(eventKindName(e.kind)) + " <- " + launchingCall(trace, { LaneIndex { l }, i })];
-        }
-    }
+    forEachGpuEvent(trace, [&](const Lane&, EventRef ref, const Event& e) {
+        if (e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset)
+            ++calls[std::string(eventKindName(e.kind)) + " <- " + launchingCall(trace, ref)];
+    });
     EXPECT_EQ(calls,
         (std::map<std::string, int> { { "kernel <- cudaLaunchKernel", 206 }, { "memcpy <- cudaMemcpy", 1 },
             { "memcpy <- cudaMemcpyAsync", 2 }, { "memset <- cudaMemsetAsync", 1 } }));
@@ -173,13 +171,10 @@ inline void checkWithoutDriver([[maybe_unused]] const Trace& trace, [[maybe_unus
 inline void checkGraph([[maybe_unused]] const Trace& trace, [[maybe_unused]] const RecordingSummary& summary)
 {
     std::map<std::string, int> calls;
-    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
-        const Lane& lane = trace.lanes()[l];
-        for (std::uint32_t i = 0; lane.kind == LaneKind::GpuStream && i < lane.events.size(); ++i) {
-            if (lane.events[i].kind == EventKind::Kernel)
-                ++calls[launchingCall(trace, { LaneIndex { l }, i })];
-        }
-    }
+    forEachGpuEvent(trace, [&](const Lane&, EventRef ref, const Event& e) {
+        if (e.kind == EventKind::Kernel)
+            ++calls[launchingCall(trace, ref)];
+    });
     EXPECT_EQ(calls, (std::map<std::string, int> { { "cudaGraphLaunch", 50 } }));
 }
 

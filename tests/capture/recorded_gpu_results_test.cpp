@@ -149,30 +149,24 @@ KernelDurations kernelsInSteps(const Trace& trace)
         }
     }
     KernelDurations kernels;
-    for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
-        const Lane& lane = trace.lanes()[l];
-        for (std::uint32_t i = 0; lane.kind == LaneKind::GpuStream && i < lane.events.size(); ++i) {
-            const Event& e = lane.events[i];
-            const auto launch = e.kind == EventKind::Kernel ? trace.launchOf({ LaneIndex { l }, i }) : std::nullopt;
-            if (!launch)
-                continue;
-            const std::int64_t at = trace.event(*launch).start;
-            if (std::any_of(steps.begin(), steps.end(), [at](const auto& s) { return at >= s.first && at < s.second; }))
-                kernels[std::string(trace.name(e))].push_back(static_cast<double>(e.end - e.start));
-        }
-    }
+    test::forEachGpuEvent(trace, [&](const Lane&, EventRef ref, const Event& e) {
+        const auto launch = e.kind == EventKind::Kernel ? trace.launchOf(ref) : std::nullopt;
+        if (!launch)
+            return;
+        const std::int64_t at = trace.event(*launch).start;
+        if (std::any_of(steps.begin(), steps.end(), [at](const auto& s) { return at >= s.first && at < s.second; }))
+            kernels[std::string(trace.name(e))].push_back(static_cast<double>(e.end - e.start));
+    });
     return kernels;
 }
 
 KernelDurations everyKernel(const Trace& trace)
 {
     KernelDurations kernels;
-    for (const Lane& lane : trace.lanes()) {
-        for (const Event& e : lane.events) {
-            if (lane.kind == LaneKind::GpuStream && e.kind == EventKind::Kernel)
-                kernels[std::string(trace.name(e))].push_back(static_cast<double>(e.end - e.start));
-        }
-    }
+    test::forEachGpuEvent(trace, [&](const Lane&, EventRef, const Event& e) {
+        if (e.kind == EventKind::Kernel)
+            kernels[std::string(trace.name(e))].push_back(static_cast<double>(e.end - e.start));
+    });
     return kernels;
 }
 
