@@ -25,7 +25,8 @@
 # run's folder, logs, overhead.json, env.txt, configure and build logs) and torch_profiler.json.gz (the Kineto
 # trace). Exit status 0 when every step ran and exited 0; the verdict on the figures is check_gpu_results.sh's.
 # Environment: DEADLINE_S (450), REPEATS (5), JOBS (nproc), CUDA_HOME (/usr/local/cuda), PYTHON (python3),
-# WORK_DIR (a temporary folder; the build and the results before packing).
+# WORK_DIR (a temporary folder; the build and the results before packing); for dry runs without a GPU,
+# GAPSCOPE_GPU_CHECK_CLIENT (tests/gpu/fake_cuda_client.sh) stands in for the CUDA client.
 set -u -o pipefail
 
 CONFIGURE_ONLY=0
@@ -48,6 +49,7 @@ PYTHON=${PYTHON:-python3}
 WORK=${WORK_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/gapscope-gpu-XXXXXX")}
 RESULTS=$WORK/gpu-results
 BUILD=$WORK/build
+rm -rf "$RESULTS" # a WORK_DIR used before keeps its build, not its results
 mkdir -p "$RESULTS"
 STARTED=$SECONDS
 FAILURES=0
@@ -178,7 +180,7 @@ if ((BUILD_STATUS != 0)); then
     exit 6
 fi
 INJECT=$BUILD/capture/libgapscope_inject.so
-CLIENT=$BUILD/tests/clients/gapscope_cuda_client
+CLIENT=${GAPSCOPE_GPU_CHECK_CLIENT:-$BUILD/tests/clients/gapscope_cuda_client} # a stand-in for dry runs only
 step_result build ok "gapscope_inject, gapscope_cuda_client in $((SECONDS - STARTED)) s"
 if ((CONFIGURE_ONLY)); then
     step_result runs skipped "--configure-only"
@@ -255,11 +257,12 @@ measure() {
         step_result "overhead $name" FAILED "${#base[@]} runs without, ${#with[@]} with"
         return
     fi
-    printf '%s\n' "${base[@]}" >"$tmp/b"
-    printf '%s\n' "${with[@]}" >"$tmp/w"
+    # Sorted by sort(1), not awk's asort (gawk only; Debian's awk is mawk).
+    printf '%s\n' "${base[@]}" | sort -g >"$tmp/b"
+    printf '%s\n' "${with[@]}" | sort -g >"$tmp/w"
     awk -v name="$name" -v n="$launches" 'function med(a, k) { return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
         FNR == 1 { f++ } f == 1 { b[++nb] = $1 } f == 2 { w[++nw] = $1 }
-        END { asort(b); asort(w); mb = med(b, nb); mw = med(w, nw)
+        END { mb = med(b, nb); mw = med(w, nw)
               printf "| %s | %d | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.3f | %.2f %% |\n", name, n, mb * 1e3, b[1] * 1e3,
                   b[nb] * 1e3, mw * 1e3, w[1] * 1e3, w[nw] * 1e3, (mw - mb) / n * 1e6, (mw - mb) / mb * 100 }' \
         "$tmp/b" "$tmp/w" >>"$RESULTS/overhead.md"
