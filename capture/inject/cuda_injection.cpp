@@ -40,7 +40,7 @@ using gapscope::capture::NativeStreamWriter;
 namespace {
 
 /// 2 MB: a SIGINT or a crash loses at most what the buffers hold; a thread fills one with ~10,000
-/// kernel records between two flushes (issue #18 item 6).
+/// kernel records between two flushes.
 constexpr std::size_t kBufferSize = 2u << 20;
 /// Spares follow the last flush interval's demand between these (64 MB at most).
 constexpr std::size_t kSpareBuffers = 4;
@@ -412,7 +412,7 @@ constexpr ActivityKind kActivityKinds[] = {
     { CUPTI_ACTIVITY_KIND_OVERHEAD, gapscope::capture::RecordOverhead, "OVERHEAD" },
 };
 
-/// The subscriber first, before anything else is registered or enabled (issue #18 item 3): when
+/// The subscriber first, before anything else is registered or enabled (CUPTI allows one subscriber): when
 /// another client holds CUPTI, GapScope must neither replace its buffer callbacks nor enable kinds.
 bool subscribe(Collector& collector)
 {
@@ -434,7 +434,7 @@ bool subscribe(Collector& collector)
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-    // Fatal errors, errors and warnings: a CUPTI that stops says why (issue #18 item 13).
+    // Fatal errors, errors and warnings: a CUPTI that stops says why.
     cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_STATE);
     return true;
 }
