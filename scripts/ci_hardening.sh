@@ -20,7 +20,12 @@
 #     executions/s and total executions per target. A crash, leak, timeout or sanitizer report keeps its input
 #     under build-hardening/findings/.
 #
-# Usage: scripts/ci_hardening.sh [tests|fuzz]   (default: both; each builds what it needs).
+#  3. ThreadSanitizer: a second, small clang build, build-tsan/, of the collector alone (GAPSCOPE_COLLECTOR_ONLY,
+#     GAPSCOPE_TSAN: no core, CLI or viewer) and gapscope_collector_unit_tests, the core-free capture unit tests:
+#     the buffer pool, the completed-buffer reader, the translator and the writer under concurrent producers,
+#     the exit's detach. Any race report fails it (halt_on_error).
+#
+# Usage: scripts/ci_hardening.sh [tests|fuzz|tsan]   (default: all three; each builds what it needs).
 # GAPSCOPE_JOBS sets the build's and the runs' parallelism (default: all cores).
 set -euo pipefail
 
@@ -38,7 +43,8 @@ case "$PART" in
   all) TARGETS=(gapscope_tests gapscope_capture_tests gapscope_fuzz) ;;
   tests) TARGETS=(gapscope_tests gapscope_capture_tests) ;;
   fuzz) TARGETS=(gapscope_fuzz) ;;
-  *) echo "usage: scripts/ci_hardening.sh [tests|fuzz]" >&2; exit 2 ;;
+  tsan) TARGETS=() ;;
+  *) echo "usage: scripts/ci_hardening.sh [tests|fuzz|tsan]" >&2; exit 2 ;;
 esac
 LAUNCHER=()
 if command -v ccache >/dev/null; then
@@ -59,13 +65,15 @@ fi
 started=$SECONDS
 phase() { echo "== hardening: $* ($((SECONDS - started)) s so far)"; }
 
-phase "building ${TARGETS[*]} in build-hardening/ (clang, ASan+UBSan, libFuzzer)"
-cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DGAPSCOPE_BUILD_GUI=OFF \
-  -DGAPSCOPE_WITH_MPI=OFF -DGAPSCOPE_SANITIZE=ON -DGAPSCOPE_FUZZ=ON "${LAUNCHER[@]}" >/dev/null
-cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}"
+if ((${#TARGETS[@]})); then
+  phase "building ${TARGETS[*]} in build-hardening/ (clang, ASan+UBSan, libFuzzer)"
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DGAPSCOPE_BUILD_GUI=OFF \
+    -DGAPSCOPE_WITH_MPI=OFF -DGAPSCOPE_SANITIZE=ON -DGAPSCOPE_FUZZ=ON "${LAUNCHER[@]}" >/dev/null
+  cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}"
+fi
 
-if [ "$PART" != fuzz ]; then
+if [ "$PART" = all ] || [ "$PART" = tests ]; then
   phase "running gapscope_tests under ASan+UBSan, in $JOBS shards"
   pids=()
   for ((shard = 0; shard < JOBS; shard++)); do
@@ -89,7 +97,7 @@ if [ "$PART" != fuzz ]; then
   "$BUILD/tests/capture/gapscope_capture_tests" --gtest_brief=1
 fi
 
-if [ "$PART" != tests ]; then
+if [ "$PART" = all ] || [ "$PART" = fuzz ]; then
   findings="$BUILD/findings"
   rm -rf "$findings" "$BUILD/corpus-run" "$BUILD"/fuzz-*.status
   mkdir -p "$findings"
@@ -131,6 +139,20 @@ if [ "$PART" != tests ]; then
     echo "== hardening: findings in ${failed[*]}: inputs kept in $findings" >&2
     ls -l "$findings" >&2
     exit 1
+  fi
+fi
+if [ "$PART" = all ] || [ "$PART" = tsan ]; then
+  if [ -d "${CUDAToolkit_ROOT:-/usr/local/cuda}/include" ]; then
+    phase "building gapscope_collector_unit_tests in build-tsan/ (clang, ThreadSanitizer, collector only)"
+    cmake -S "$ROOT" -B "$ROOT/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DGAPSCOPE_COLLECTOR_ONLY=ON \
+      -DGAPSCOPE_TSAN=ON "${LAUNCHER[@]}" >/dev/null
+    cmake --build "$ROOT/build-tsan" -j "$JOBS" --target gapscope_collector_unit_tests
+    phase "running gapscope_collector_unit_tests under ThreadSanitizer"
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" "$ROOT/build-tsan/tests/capture/collector_unit/gapscope_collector_unit_tests" \
+      --gtest_brief=1
+  else
+    phase "no CUDA toolkit (CUPTI): the ThreadSanitizer build of the collector is skipped"
   fi
 fi
 phase "done, no sanitizer report, no fuzz finding"

@@ -6,9 +6,10 @@
 
 namespace gapscope::capture {
 
-ActivityBufferPool::ActivityBufferPool(std::size_t bufferSize, std::size_t spares)
+ActivityBufferPool::ActivityBufferPool(std::size_t bufferSize, std::size_t spares, std::size_t maxSpares)
     : m_bufferSize(bufferSize)
     , m_spares(spares)
+    , m_maxSpares(maxSpares > spares ? maxSpares : spares)
 { }
 
 ActivityBufferPool::~ActivityBufferPool()
@@ -31,6 +32,7 @@ std::uint8_t* ActivityBufferPool::allocate()
 std::uint8_t* ActivityBufferPool::take()
 {
     m_requested.fetch_add(1, std::memory_order_relaxed);
+    m_takenSinceRefill.fetch_add(1, std::memory_order_relaxed);
     std::uint8_t* buffer = nullptr;
     {
         std::lock_guard lock(m_mutex);
@@ -51,6 +53,31 @@ std::uint8_t* ActivityBufferPool::take()
     return buffer;
 }
 
+bool ActivityBufferPool::owns(const std::uint8_t* buffer) const
+{
+    std::lock_guard lock(m_mutex);
+    return m_handedOut.count(const_cast<std::uint8_t*>(buffer)) != 0;
+}
+
+bool ActivityBufferPool::release(std::uint8_t* buffer)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_handedOut.erase(buffer) == 0)
+            return false;
+    }
+    m_completed.fetch_add(1, std::memory_order_relaxed);
+    m_releasedLate.fetch_add(1, std::memory_order_relaxed);
+    std::free(buffer);
+    return true;
+}
+
+std::size_t ActivityBufferPool::spareTarget() const
+{
+    const std::uint64_t demand = m_takenSinceRefill.load(std::memory_order_relaxed);
+    return demand < m_spares ? m_spares : demand > m_maxSpares ? m_maxSpares : static_cast<std::size_t>(demand);
+}
+
 bool ActivityBufferPool::giveBack(std::uint8_t* buffer)
 {
     std::lock_guard lock(m_mutex);
@@ -63,6 +90,8 @@ bool ActivityBufferPool::giveBack(std::uint8_t* buffer)
 
 void ActivityBufferPool::refill()
 {
+    const std::size_t target = spareTarget();
+    m_takenSinceRefill.store(0, std::memory_order_relaxed);
     std::vector<std::uint8_t*> dirty;
     {
         std::lock_guard lock(m_mutex);
@@ -74,10 +103,15 @@ void ActivityBufferPool::refill()
     {
         std::lock_guard lock(m_mutex);
         for (std::uint8_t* b : dirty) {
-            if (m_clean.size() < 2 * m_spares)
+            if (m_clean.size() < target)
                 m_clean.push_back(b);
             else
                 surplus.push_back(b);
+        }
+        // After a burst, down to what the last interval took once twice that many lie unused.
+        if (m_clean.size() > 2 * target) {
+            surplus.insert(surplus.end(), m_clean.begin() + static_cast<std::ptrdiff_t>(target), m_clean.end());
+            m_clean.resize(target);
         }
     }
     for (std::uint8_t* b : surplus)
@@ -85,7 +119,7 @@ void ActivityBufferPool::refill()
     for (;;) {
         {
             std::lock_guard lock(m_mutex);
-            if (m_clean.size() >= m_spares)
+            if (m_clean.size() >= target)
                 return;
         }
         std::uint8_t* fresh = allocate();

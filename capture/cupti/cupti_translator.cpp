@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "capture/cupti/cupti_translator.h"
+#include "capture/cupti/cupti_client_watch.h"
 #include "capture/json_text.h"
+
+#include <algorithm>
 
 #include <cxxabi.h>
 
@@ -147,7 +150,8 @@ void CuptiTranslator::learnContextDevice(std::uint32_t contextId, std::uint32_t 
 
 void CuptiTranslator::linkDriverCall(std::uint32_t driverCorrelation, std::uint32_t runtimeCorrelation)
 {
-    std::lock_guard lock(m_mutex);
+    // Its own lock, not the walk's: this runs on the program's thread inside cudaMemset*.
+    std::lock_guard lock(m_linkMutex);
     // Bounded: links whose memset never shows up (its kind disabled later, a dropped record) go.
     if (m_runtimeOfDriverCall.size() >= 65536)
         m_runtimeOfDriverCall.clear();
@@ -182,8 +186,49 @@ CuptiTranslator::BufferResult CuptiTranslator::translateBuffer(
     return result;
 }
 
+std::array<std::uint64_t, 6> CuptiTranslator::recordCounts() const
+{
+    static_assert(CuptiClientWatch::KindCount == 6);
+    std::array<std::uint64_t, 6> counts {};
+    for (std::size_t k = 0; k < counts.size(); ++k)
+        counts[k] = m_kindRecords[k].load(std::memory_order_relaxed);
+    return counts;
+}
+
+std::vector<std::int64_t> CuptiTranslator::apiThreads() const
+{
+    std::lock_guard lock(m_threadsMutex);
+    return m_apiThreads;
+}
+
 bool CuptiTranslator::translateLocked(const CUpti_Activity* record)
 {
+    const auto count
+        = [this](CuptiClientWatch::Kind kind) { m_kindRecords[kind].fetch_add(1, std::memory_order_relaxed); };
+    switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+        count(CuptiClientWatch::Kernels);
+        break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+        count(CuptiClientWatch::Memcpy);
+        break;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+        count(CuptiClientWatch::Memset);
+        break;
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+        count(CuptiClientWatch::Runtime);
+        break;
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+        count(CuptiClientWatch::Driver);
+        break;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+        count(CuptiClientWatch::Sync);
+        break;
+    default:
+        break;
+    }
     switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -342,9 +387,12 @@ void CuptiTranslator::addMemset(const CUpti_ActivityMemset4& m)
     const std::uint32_t name
         = cached(m_fixedNames, (4ull << 48) | m.memoryKind, std::string("Memset (") + memoryName(m.memoryKind) + ")");
     std::uint32_t correlation = m.correlationId;
-    if (auto it = m_runtimeOfDriverCall.find(m.correlationId); it != m_runtimeOfDriverCall.end()) {
-        correlation = it->second;
-        m_runtimeOfDriverCall.erase(it);
+    {
+        std::lock_guard lock(m_linkMutex);
+        if (auto it = m_runtimeOfDriverCall.find(m.correlationId); it != m_runtimeOfDriverCall.end()) {
+            correlation = it->second;
+            m_runtimeOfDriverCall.erase(it);
+        }
     }
     addEvent(static_cast<std::int64_t>(m.start), static_cast<std::int64_t>(m.end), m.bytes,
         streamLane(m.deviceId, m.contextId, m.streamId), name, correlation, 0, static_cast<std::int32_t>(m.deviceId),
@@ -353,6 +401,13 @@ void CuptiTranslator::addMemset(const CUpti_ActivityMemset4& m)
 
 void CuptiTranslator::addApiCall(const CUpti_ActivityAPI& a, bool runtime)
 {
+    const auto tid = static_cast<std::int64_t>(a.threadId);
+    if (tid != m_lastApiThread) {
+        m_lastApiThread = tid;
+        std::lock_guard lock(m_threadsMutex);
+        if (std::find(m_apiThreads.begin(), m_apiThreads.end(), tid) == m_apiThreads.end())
+            m_apiThreads.push_back(tid);
+    }
     if (!hasTimestamps(a.start, a.end))
         return;
     const CUpti_CallbackDomain domain = runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
@@ -391,13 +446,18 @@ void CuptiTranslator::addOverhead(const CUpti_ActivityOverhead3& o)
     std::free(o.overheadData); // the client's to free (cupti_activity.h); nothing in it is recorded
     if (!hasTimestamps(o.start, o.end))
         return;
-    const bool onThread = o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS;
+    // A PROCESS object sets pt.processId only; its threadId is undefined.
+    const bool onThread = o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD;
+    const bool onProcess = o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS;
     if (isProgramOverhead(o.overheadKind)) {
         // The program's own cost (it would pay it without GapScope): on its thread, as program work.
         const std::uint32_t name = cached(
             m_fixedNames, (7ull << 48) | static_cast<std::uint32_t>(o.overheadKind), overheadName(o.overheadKind));
-        // Not tied to a thread (a device or context object): the main thread's lane (its tid is the pid).
-        const std::int64_t lane = onThread ? static_cast<std::int64_t>(o.objectId.pt.threadId) : ::getpid();
+        // The process's, or not tied to a thread (a device or context object): the process lane, its main
+        // thread's (whose tid is the pid).
+        const std::int64_t lane = onThread              ? static_cast<std::int64_t>(o.objectId.pt.threadId)
+            : onProcess && o.objectId.pt.processId != 0 ? static_cast<std::int64_t>(o.objectId.pt.processId)
+                                                        : ::getpid();
         addEvent(static_cast<std::int64_t>(o.start), static_cast<std::int64_t>(o.end), 0, lane, name, o.correlationId,
             0, -1, native::EventCode::Other, 0);
         return;
@@ -405,9 +465,12 @@ void CuptiTranslator::addOverhead(const CUpti_ActivityOverhead3& o)
     const std::uint32_t name
         = cached(m_fixedNames, (7ull << 48) | static_cast<std::uint32_t>(o.overheadKind), overheadName(o.overheadKind));
     std::uint32_t args = 0;
-    if (o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+    if (onThread) {
         args = cached(m_fixedNames, (8ull << 48) | o.objectId.pt.threadId,
             "{\"thread\":" + std::to_string(o.objectId.pt.threadId) + "}");
+    } else if (onProcess) {
+        args = cached(m_fixedNames, (10ull << 48) | o.objectId.pt.processId,
+            "{\"process\":" + std::to_string(o.objectId.pt.processId) + "}");
     } else if (o.objectKind == CUPTI_ACTIVITY_OBJECT_DEVICE || o.objectKind == CUPTI_ACTIVITY_OBJECT_CONTEXT
         || o.objectKind == CUPTI_ACTIVITY_OBJECT_STREAM) {
         args = cached(m_fixedNames, (9ull << 48) | o.objectId.dcs.deviceId,

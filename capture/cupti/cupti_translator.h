@@ -6,6 +6,7 @@
 #include <cupti.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -27,7 +28,8 @@ namespace gapscope::capture {
 /// Records without timestamps (start == end == 0) or that end before they start are skipped and
 /// counted; records of other kinds are counted as unknown. Kernel names are copied (CUPTI reuses
 /// the memory) and demangled; Device5.name and Overhead3.overheadData, which the client must free,
-/// are freed once read. Thread-safe: CUPTI may complete buffers on several threads.
+/// are freed once read. Thread-safe: CUPTI may complete buffers on several threads; linkDriverCall()
+/// takes a lock of its own, never held for a walk.
 ///
 /// GPU lanes are keyed by (device, context, stream): stream ids are unique within a context only.
 /// The first context seen on a device keeps CUPTI's stream ids as lane ids; streams of any other
@@ -66,6 +68,12 @@ public:
     /// from CUPTI; truncated bytes stay 0: record sizes differ between CUPTI versions, so no
     /// estimate is made).
     native::CountersRecord takeCounters();
+
+    /// Records translated so far per kind, in CuptiClientWatch::Kind order (kernels, runtime, driver,
+    /// memcpy, memset, synchronization). Lock-free: the flush thread reads it during a walk.
+    std::array<std::uint64_t, 6> recordCounts() const;
+    /// OS thread ids seen making runtime or driver API calls (RUNTIME/DRIVER records).
+    std::vector<std::int64_t> apiThreads() const;
 
     /// Teaches the context -> device map (the collector's resource callback knows it first).
     void learnContextDevice(std::uint32_t contextId, std::uint32_t deviceId);
@@ -115,11 +123,18 @@ private:
     std::map<std::uint64_t, std::uint32_t> m_fixedNames; // memcpy/memset/sync/overhead names by key
     std::map<std::array<int, 8>, std::uint32_t> m_launchArgs; // grid, block, registers, shared memory -> args id
     std::unordered_map<std::uint32_t, std::int32_t> m_contextDevice;
+    /// Guards m_runtimeOfDriverCall only: the memset callbacks on the program's threads must not wait
+    /// for a buffer walk, which holds m_mutex for the whole buffer.
+    std::mutex m_linkMutex;
     std::unordered_map<std::uint32_t, std::uint32_t> m_runtimeOfDriverCall;
     /// Device -> the first context seen on it, whose streams keep their CUPTI ids.
     std::unordered_map<std::uint32_t, std::uint32_t> m_primaryContext;
     /// Lanes of other contexts already named.
     std::unordered_map<std::int64_t, std::uint32_t> m_namedStreams;
+    std::array<std::atomic<std::uint64_t>, 6> m_kindRecords {};
+    mutable std::mutex m_threadsMutex;
+    std::vector<std::int64_t> m_apiThreads;
+    std::int64_t m_lastApiThread = -1;
     std::int32_t m_lastDevice = 0;
     std::size_t m_eventsAdded = 0;
     std::int64_t m_lastStart = 0;

@@ -60,6 +60,11 @@ std::int32_t rankFromEnvironment()
 
 /// The clock every timestamp is taken on (found once, in findClock()).
 CollectorClock g_clock;
+/// Set on the thread inside Collector's constructor (see Collector::startingOnThisThread()).
+thread_local bool t_constructing = false;
+/// A start deferred until the collector is constructed (runWhenStarted()).
+std::atomic<void (*)()> g_afterStart { nullptr };
+std::atomic<bool> g_constructed { false };
 /// The flush thread's eventfd, for the signal handler; -1 when no flush thread runs.
 std::atomic<int> g_wakeFd { -1 };
 /// The terminating signal the flush thread is to handle; 0 when none.
@@ -98,7 +103,25 @@ void exitHandler()
 Collector& Collector::instance()
 {
     static Collector* collector = new Collector();
+    if (g_afterStart.load(std::memory_order_relaxed) != nullptr) [[unlikely]] {
+        if (void (*start)() = g_afterStart.exchange(nullptr))
+            start();
+    }
     return *collector;
+}
+
+bool Collector::startingOnThisThread()
+{
+    return t_constructing;
+}
+
+void Collector::runWhenStarted(void (*start)())
+{
+    if (g_constructed.load(std::memory_order_acquire) && !t_constructing) {
+        start();
+        return;
+    }
+    g_afterStart.store(start, std::memory_order_release);
 }
 
 std::int64_t Collector::now()
@@ -130,6 +153,7 @@ void Collector::findClock()
 
 Collector::Collector()
 {
+    t_constructing = true;
     m_kinds = static_cast<std::uint32_t>(envInteger(kEnvKinds, kAllRecordKinds));
     if (const char* dir = std::getenv(kEnvOutputDir); dir && *dir)
         m_outputDir = dir;
@@ -151,6 +175,8 @@ Collector::Collector()
     registerExitHandler();
     pthread_atfork(&Collector::prepareFork, &Collector::parentAfterFork, &Collector::childAfterFork);
     installSignalHandlers();
+    t_constructing = false;
+    g_constructed.store(true, std::memory_order_release);
 }
 
 void Collector::installSignalHandlers()
@@ -389,9 +415,14 @@ void Collector::flushOnce(bool forcedCupti, bool refreshNames)
         hooks->refill();
 }
 
-void Collector::flushNow(bool forcedCupti)
+void Collector::requestFlush()
 {
-    flushOnce(forcedCupti, false);
+    // The flush thread flushes on every wake-up.
+    const int fd = g_wakeFd.load(std::memory_order_acquire);
+    if (fd < 0)
+        return;
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t written = ::write(fd, &one, sizeof(one));
 }
 
 void Collector::refreshThreadNames(NativeStreamWriter& w)
@@ -441,14 +472,17 @@ void Collector::shutdownLocked()
     if (auto close = m_nvtxShutdown.load(std::memory_order_acquire))
         close(end);
     CudaHooks* hooks = m_cudaHooks.load(std::memory_order_acquire);
-    // Kinds off first, then the one forced flush: complete records only (issue #18 item 7).
+    // Kinds off first, then the one forced flush: complete records only (a flush forced while kinds still
+    // record hands back records still being written, without timestamps).
     if (hooks && hooks->stop)
         hooks->stop();
     if (hooks && hooks->flush)
         hooks->flush(true);
+    refreshThreadNames(*w);
+    // On disk before cuptiFinalize: a hang or crash in it then loses no record.
+    w->flush();
     if (hooks && hooks->finalize)
         hooks->finalize();
-    refreshThreadNames(*w);
     w->flush();
     // The exit work is the collector's cost too; close() writes this last event with the End chunk.
     w->addEvent({ end, now(), 0, native::kCollectorLane, w->internString("GapScope exit flush"), 0, 0, -1,

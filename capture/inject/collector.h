@@ -23,9 +23,9 @@ struct CudaHooks {
     /// hands back complete records only (NVIDIA's injection sample does the same).
     void (*stop)() = nullptr;
     /// After the last flush: detach CUPTI where this CUPTI version needs it (13.0-13.1 crash at
-    /// unload otherwise), from an API-exit callback, with a timeout. Issue #18 item 2.
+    /// unload otherwise), from an API-exit callback, with a timeout.
     void (*finalize)() = nullptr;
-    /// Spare buffers zeroed on the flush thread (issue #18 item 10).
+    /// Spare buffers zeroed on the flush thread, so that CUPTI, asking for one on a program thread, gets it ready.
     void (*refill)() = nullptr;
 };
 
@@ -46,6 +46,13 @@ class Collector {
 public:
     /// The collector, started on first use. Never destroyed (threads may still call in at exit).
     static Collector& instance();
+    /// True on the thread that is constructing the collector. Its start may call CUPTI
+    /// (cuptiGetTimestamp), which may initialise the driver, which calls InitializeInjection on this
+    /// same thread: instance() must not be entered again from there.
+    static bool startingOnThisThread();
+    /// Runs `start` once the collector has been constructed, right after instance() returns on the
+    /// constructing thread (at once when it is constructed already).
+    static void runWhenStarted(void (*start)());
 
     /// The writer, or nullptr when nothing is recorded (the file could not be created, or exit ran).
     NativeStreamWriter* writer();
@@ -69,8 +76,10 @@ public:
     /// from InitializeInjection puts the collector's shutdown before the CUDA runtime's teardown.
     void registerExitHandler();
 
-    /// Flushes CUPTI (forced if asked) and the file now; thread-safe.
-    void flushNow(bool forcedCupti);
+    /// Wakes the flush thread for a flush now (not forced); returns at once. For CUPTI callbacks, which
+    /// must not flush themselves (a CUPTI flush and file writes inside a callback risk a deadlock with
+    /// CUPTI's locks, and fork() counts on every flush holding the flush lock).
+    void requestFlush();
     /// The exit handler: idempotent.
     void shutdown();
     /// Set once shutdown has begun.

@@ -6,11 +6,15 @@
 
 #include "capture/collector_env.h"
 #include "capture/cupti/activity_buffer_pool.h"
+#include "capture/cupti/completed_buffer_reader.h"
+#include "capture/cupti/cupti_client_watch.h"
+#include "capture/cupti/cupti_detach.h"
 #include "capture/cupti/cupti_translator.h"
 #include "capture/inject/collector.h"
 
 #include <cupti.h>
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -26,38 +30,58 @@
 
 using gapscope::capture::ActivityBufferPool;
 using gapscope::capture::Collector;
+using gapscope::capture::CompletedBufferReader;
 using gapscope::capture::CudaHooks;
+using gapscope::capture::CuptiClientWatch;
+using gapscope::capture::CuptiDetach;
 using gapscope::capture::CuptiTranslator;
 using gapscope::capture::NativeStreamWriter;
 
 namespace {
 
 /// 2 MB: a SIGINT or a crash loses at most what the buffers hold; a thread fills one with ~10,000
-/// kernel records between two flushes (issue #18 item 6).
+/// kernel records between two flushes.
 constexpr std::size_t kBufferSize = 2u << 20;
+/// Spares follow the last flush interval's demand between these (64 MB at most).
 constexpr std::size_t kSpareBuffers = 4;
+constexpr std::size_t kMaxSpareBuffers = 32;
+/// How long launches may go on with no buffer of GapScope's requested or completed before another
+/// CUPTI client is taken to hold CUPTI's activity API.
+constexpr std::int64_t kForeignClientWindowNs = 2'000'000'000;
 /// The structs this build reads are CUPTI 13.0's; 13.0 Update 1 (130001) is the first to emit
 /// SYNCHRONIZATION records for cudaDeviceSynchronize.
 constexpr std::uint32_t kOldestCupti = 130000;
 constexpr std::uint32_t kFirstCuptiWithDeviceSyncRecords = 130001;
 /// 13.0 and 13.1 crash at unload unless cuptiFinalize ran; 13.2 fixed it.
 constexpr std::uint32_t kFirstCuptiWithoutUnloadCrash = 130200;
-/// How long the exit handler waits for a CUDA call's exit callback to finalize CUPTI from.
+/// How long the exit handler waits for a CUDA call's exit callback to finalize CUPTI from, when other
+/// threads that called CUDA are alive.
 constexpr auto kFinalizeWait = std::chrono::milliseconds(200);
 
 // Leaked on purpose: CUPTI may complete a buffer late, threads may call in during exit.
 CuptiTranslator* g_translator = nullptr;
 ActivityBufferPool* g_pool = nullptr;
+CompletedBufferReader* g_reader = nullptr;
+CuptiClientWatch* g_watch = nullptr;
 CUpti_SubscriberHandle g_subscriber = nullptr;
 bool g_subscribed = false;
 std::uint32_t g_cuptiVersion = 0;
 std::atomic<pid_t> g_startedIn { 0 };
 std::vector<CUpti_ActivityKind>* g_enabledKinds = new std::vector<CUpti_ActivityKind>();
-std::atomic<bool> g_finalizeRequested { false };
-/// Set once CUPTI is detached (by us or by CUPTI after a fatal error): no CUPTI call after it.
-std::atomic<bool> g_detached { false };
-std::mutex* g_finalizeMutex = new std::mutex();
-std::condition_variable* g_finalizeDone = new std::condition_variable();
+
+void finalizeNow()
+{
+    cuptiFinalize();
+}
+
+void armApiExitCallbacks()
+{
+    cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+    cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+}
+
+/// Whether CUPTI may still be called, and the exit's cuptiFinalize (capture/cupti/cupti_detach.h).
+CuptiDetach* g_detach = new CuptiDetach({ &finalizeNow, &armApiExitCallbacks });
 std::mutex* g_notesMutex = new std::mutex();
 std::set<std::string>* g_notesGiven = new std::set<std::string>();
 std::atomic<std::uint64_t> g_farFromClock { 0 };
@@ -67,8 +91,26 @@ std::int64_t g_startedNs = 0;
 /// memset's driver call to the runtime call around it (CuptiTranslator::linkDriverCall).
 std::vector<bool>* g_memsetRuntimeCbid = new std::vector<bool>();
 std::vector<bool>* g_memsetDriverCbid = new std::vector<bool>();
+/// Callback ids of kernel launches (cudaLaunch*, cudaGraphLaunch*, cuLaunch*, cuGraphLaunch*; not
+/// the host-function ones): counted, so that a stop of CUDA activity while the program launches on
+/// can be told from a quiet program (CuptiClientWatch).
+std::vector<bool>* g_launchRuntimeCbid = new std::vector<bool>();
+std::vector<bool>* g_launchDriverCbid = new std::vector<bool>();
+/// Launches counted on 16 cache lines, by thread: no contention between launching threads.
+struct alignas(64) LaunchSlot {
+    std::atomic<std::uint64_t> count { 0 };
+};
+LaunchSlot* g_launchSlots = new LaunchSlot[16];
+std::atomic<unsigned> g_nextLaunchSlot { 0 };
+/// Threads that launched kernels: at exit, whether one other than the exiting thread is alive.
+std::mutex* g_cudaThreadsMutex = new std::mutex();
+std::vector<std::int64_t>* g_cudaThreads = new std::vector<std::int64_t>();
 /// The cudaMemset* call this thread is inside, 0 when none.
 thread_local std::uint32_t t_memsetRuntimeCorrelation = 0;
+/// Inside a runtime launch: its driver launch underneath is not counted again.
+thread_local bool t_inRuntimeLaunch = false;
+thread_local int t_launchSlot = -1;
+thread_local bool t_nameNoted = false;
 
 /// A collector note, once per text.
 void noteOnce(const std::string& text)
@@ -108,8 +150,54 @@ std::string explain(const std::string& what, CUptiResult result, const std::stri
     return message;
 }
 
+void noteLaunch()
+{
+    if (t_launchSlot < 0) {
+        t_launchSlot = static_cast<int>(g_nextLaunchSlot.fetch_add(1, std::memory_order_relaxed) % 16);
+        std::lock_guard lock(*g_cudaThreadsMutex);
+        g_cudaThreads->push_back(::gettid());
+    }
+    g_launchSlots[t_launchSlot].count.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::uint64_t launchesSoFar()
+{
+    std::uint64_t total = 0;
+    for (int i = 0; i < 16; ++i)
+        total += g_launchSlots[i].count.load(std::memory_order_relaxed);
+    return total;
+}
+
+/// Whether a live thread other than this one has called CUDA (API records, launch callbacks).
+bool otherCudaThreadsAlive()
+{
+    if ((Collector::instance().kinds() & (gapscope::capture::RecordRuntime | gapscope::capture::RecordDriver)) == 0
+        && g_launchRuntimeCbid->empty())
+        return true; // nothing tells which threads called CUDA
+    std::vector<std::int64_t> threads = g_translator ? g_translator->apiThreads() : std::vector<std::int64_t>();
+    {
+        std::lock_guard lock(*g_cudaThreadsMutex);
+        threads.insert(threads.end(), g_cudaThreads->begin(), g_cudaThreads->end());
+    }
+    const std::int64_t self = ::gettid();
+    for (const std::int64_t tid : threads) {
+        if (tid != self && ::access(("/proc/self/task/" + std::to_string(tid)).c_str(), F_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
 void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
 {
+    // CUPTI asks on the thread that records: a thread that calls CUDA but never NVTX is named here.
+    if (!t_nameNoted) {
+        t_nameNoted = true;
+        try {
+            char name[17] = {};
+            if (::prctl(PR_GET_NAME, name, 0, 0, 0) == 0)
+                Collector::instance().noteThreadName(::gettid(), name, false);
+        } catch (...) { }
+    }
     // nullptr: CUPTI drops records and counts them; cuptiActivityGetNumDroppedRecords says so.
     std::uint8_t* memory = g_pool ? g_pool->take() : nullptr;
     *buffer = memory;
@@ -119,29 +207,58 @@ void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::siz
 
 void CUPTIAPI bufferCompleted(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t validSize)
 {
-    // Only buffers GapScope handed out: with another client in the process, the others are theirs.
-    if (!g_pool || !g_pool->giveBack(buffer))
+    if (!g_reader)
         return;
     try {
-        if (g_translator && validSize > 0 && Collector::instance().writer()) {
-            const CuptiTranslator::BufferResult result
-                = g_translator->translateBuffer(buffer, validSize, g_startedNs, Collector::now());
-            if (const std::string note = CuptiTranslator::walkEndNote(result.status); !note.empty())
-                noteOnce(note);
-            if (result.farFromClock > 0 && g_farFromClock.fetch_add(result.farFromClock) == 0) {
-                noteOnce("CUDA activity records carry timestamps more than an hour outside the recording: "
-                         "another CUPTI client in the program (torch.profiler/Kineto, the JAX profiler) switched "
-                         "CUPTI's clock, so GPU and CPU events do not line up in this recording");
-            }
+        // Walked before it goes back to the pool; only buffers GapScope handed out (another client's are
+        // theirs); after the file closed, freed and counted.
+        const bool reading = Collector::instance().writer() != nullptr;
+        const CompletedBufferReader::Completion completion
+            = g_reader->complete(buffer, validSize, reading, g_startedNs, reading ? Collector::now() : 0);
+        if (completion.outcome != CompletedBufferReader::Outcome::Read)
+            return;
+        const CuptiTranslator::BufferResult& result = completion.walk;
+        if (const std::string note = CuptiTranslator::walkEndNote(result.status); validSize > 0 && !note.empty())
+            noteOnce(note);
+        if (result.farFromClock > 0 && g_farFromClock.fetch_add(result.farFromClock) == 0) {
+            noteOnce("CUDA activity records carry timestamps more than an hour outside the recording: "
+                     "another CUPTI client in the program (torch.profiler/Kineto, the JAX profiler) switched "
+                     "CUPTI's clock, so GPU and CPU events do not line up in this recording");
         }
     } catch (...) {
         // A buffer lost to an allocation failure: nothing may escape into CUPTI.
     }
 }
 
+/// Once per flush interval, on the flush thread: has another CUPTI client taken CUPTI over?
+void watchForAnotherClient()
+{
+    if (!g_watch || !g_pool)
+        return;
+    CuptiClientWatch::Sample sample;
+    sample.nowNs = Collector::now();
+    sample.launches = launchesSoFar();
+    sample.buffersRequested = g_pool->requested();
+    sample.buffersCompleted = g_pool->completed();
+    sample.records = g_translator->recordCounts();
+    const std::optional<CuptiClientWatch::Finding> finding = g_watch->observe(sample);
+    if (!finding)
+        return;
+    std::string note = CuptiClientWatch::describe(*finding, g_startedNs);
+    if (finding->takeover) {
+        g_detach->markForeign();
+        if (const std::size_t out = g_pool->outstanding(); out > 0)
+            note += "; " + std::to_string(out) + " of the buffers GapScope handed out did not come back";
+        Collector::instance().reportError(note);
+        Collector::instance().setCuptiStatus(false, "another CUPTI client took over");
+    } else {
+        noteOnce(note);
+    }
+}
+
 void flushCupti(bool forced)
 {
-    if (g_detached.load())
+    if (!g_detach->usable())
         return;
     cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
     std::size_t dropped = 0;
@@ -153,13 +270,17 @@ void flushCupti(bool forced)
         if (NativeStreamWriter* writer = Collector::instance().writer())
             writer->addCounters(counters);
     }
-    // After a forced flush CUPTI has handed back every buffer it had: one still out was taken
-    // over by whoever registered buffer callbacks after GapScope (issue #18 item 4).
-    if (forced && g_pool && g_pool->outstanding() > 0) {
-        noteOnce(std::to_string(g_pool->outstanding()) + " of the " + std::to_string(g_pool->requested())
-            + " CUPTI activity buffers GapScope handed out never came back: another CUPTI client in the program "
-              "(torch.profiler/Kineto, the JAX profiler) replaced GapScope's buffer callbacks, and CUDA activity "
-              "after that point is missing from this recording");
+    if (!forced) {
+        watchForAnotherClient();
+        return;
+    }
+    // The exit's flush: buffers still out now are CUPTI's empty per-thread ones, not a sign of another
+    // client (the watch above tells that from launches that go unrecorded).
+    if (g_pool && g_pool->zeroedOnCaller() > 0) {
+        noteOnce(std::to_string(g_pool->zeroedOnCaller()) + " of the " + std::to_string(g_pool->requested())
+            + " CUPTI activity buffers were allocated and zeroed (2 MB each) on the program's thread that needed "
+              "one, because no spare was ready; the spares follow each flush interval's demand, up to "
+            + std::to_string(kMaxSpareBuffers));
     }
 }
 
@@ -172,38 +293,22 @@ void refillBuffers()
 /// Kinds off before the last forced flush, so that it hands back complete records only.
 void stopCupti()
 {
-    if (g_detached.load())
+    if (!g_detach->usable())
         return;
     for (const CUpti_ActivityKind kind : *g_enabledKinds)
         cuptiActivityDisable(kind);
 }
 
-void detachNow()
-{
-    if (g_detached.exchange(true))
-        return;
-    cuptiFinalize();
-    std::lock_guard lock(*g_finalizeMutex);
-    g_finalizeDone->notify_all();
-}
-
-/// cuptiFinalize where 13.0-13.1 need it, from the exit site of a CUDA call (cupti_activity.h: a
-/// thread inside CUDA must not see CUPTI detach; Kineto crashed so, pytorch/kineto#686). Waits
-/// kFinalizeWait for such a call; a process where no thread calls CUDA for that long has no
-/// thread inside CUDA to disturb, and is detached from here.
+/// cuptiFinalize where 13.0-13.1 need it (capture/cupti/cupti_detach.h): at once when no other live
+/// thread called CUDA, else from the exit site of a CUDA call within kFinalizeWait, else not at all.
+/// The file was flushed before: a crash or hang in cuptiFinalize loses no record.
 void finalizeCupti()
 {
-    if (g_detached.load() || g_cuptiVersion >= kFirstCuptiWithoutUnloadCrash || !g_subscribed)
+    if (g_cuptiVersion >= kFirstCuptiWithoutUnloadCrash || !g_subscribed)
         return;
-    g_finalizeRequested.store(true);
-    cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
-    cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
-    {
-        std::unique_lock lock(*g_finalizeMutex);
-        if (g_finalizeDone->wait_for(lock, kFinalizeWait, [] { return g_detached.load(); }))
-            return;
-    }
-    detachNow();
+    const CuptiDetach::Result result = g_detach->finalizeAtExit(otherCudaThreadsAlive(), kFinalizeWait);
+    if (result != CuptiDetach::Result::FinalizedHere && result != CuptiDetach::Result::FinalizedByCallback)
+        noteOnce(CuptiDetach::describe(result));
 }
 
 void onStateCallback(CUpti_CallbackId cbid, const CUpti_StateData& state)
@@ -213,7 +318,7 @@ void onStateCallback(CUpti_CallbackId cbid, const CUpti_StateData& state)
     Collector& collector = Collector::instance();
     if (cbid == CUPTI_CBID_STATE_FATAL_ERROR) {
         // CUPTI detaches itself after a fatal error: no CUPTI call from here on.
-        g_detached.store(true);
+        g_detach->markFatal();
         collector.reportError("CUPTI reported a fatal error and detached itself: " + detail
             + "; CUDA activity after this point is not recorded");
         collector.setCuptiStatus(false, "CUPTI stopped after a fatal error: " + detail);
@@ -232,9 +337,22 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
             return;
         }
         if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
-            && g_finalizeRequested.load(std::memory_order_relaxed)) {
+            && g_detach->finalizeRequested()) {
             if (static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_EXIT)
-                detachNow();
+                g_detach->onApiExit();
+            return;
+        }
+        if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < g_launchRuntimeCbid->size()
+            && (*g_launchRuntimeCbid)[cbid]) {
+            const bool enter = static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER;
+            t_inRuntimeLaunch = enter;
+            if (enter)
+                noteLaunch();
+            return;
+        }
+        if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < g_launchDriverCbid->size() && (*g_launchDriverCbid)[cbid]) {
+            if (!t_inRuntimeLaunch && static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
+                noteLaunch();
             return;
         }
         if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < g_memsetRuntimeCbid->size()
@@ -250,13 +368,15 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
             return;
         }
         // Flushes before a reset or a context's end are not forced: a forced flush there hands back
-        // records still being written, without timestamps (issue #18 item 7).
+        // records still being written, without timestamps. They run on the flush thread, not in this
+        // callback: cuptiActivityFlushAll and file writes inside a CUPTI callback risk a deadlock with
+        // CUPTI's own locks, and fork() counts on every flush holding the flush lock.
         if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
             if (static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
-                Collector::instance().flushNow(false);
+                Collector::instance().requestFlush();
         } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop) {
             if (static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_EXIT)
-                Collector::instance().flushNow(false);
+                Collector::instance().requestFlush();
         } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
             const auto* resource = static_cast<const CUpti_ResourceData*>(data);
             if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
@@ -266,7 +386,7 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
                     && cuptiGetDeviceId(resource->context, &deviceId) == CUPTI_SUCCESS)
                     g_translator->learnContextDevice(contextId, deviceId);
             } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-                Collector::instance().flushNow(false);
+                Collector::instance().requestFlush();
             }
         }
     } catch (...) { }
@@ -292,7 +412,7 @@ constexpr ActivityKind kActivityKinds[] = {
     { CUPTI_ACTIVITY_KIND_OVERHEAD, gapscope::capture::RecordOverhead, "OVERHEAD" },
 };
 
-/// The subscriber first, before anything else is registered or enabled (issue #18 item 3): when
+/// The subscriber first, before anything else is registered or enabled (CUPTI allows one subscriber): when
 /// another client holds CUPTI, GapScope must neither replace its buffer callbacks nor enable kinds.
 bool subscribe(Collector& collector)
 {
@@ -314,20 +434,22 @@ bool subscribe(Collector& collector)
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-    // Fatal errors, errors and warnings: a CUPTI that stops says why (issue #18 item 13).
+    // Fatal errors, errors and warnings: a CUPTI that stops says why.
     cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_STATE);
     return true;
 }
 
-/// Marks and enables the callbacks of every API function whose name starts with `prefix`.
-void enableCallbacksNamed(
-    CUpti_CallbackDomain domain, CUpti_CallbackId size, const std::string& prefix, std::vector<bool>& marks)
+/// Marks and enables the callbacks of every API function whose name starts with `prefix` (and does
+/// not contain `except`).
+void enableCallbacksNamed(CUpti_CallbackDomain domain, CUpti_CallbackId size, const std::string& prefix,
+    std::vector<bool>& marks, std::string_view except = {})
 {
-    marks.assign(size, false);
+    marks.resize(size, false);
     for (CUpti_CallbackId cbid = 1; cbid < size; ++cbid) {
         const char* name = nullptr;
         if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name
-            || std::string_view(name).substr(0, prefix.size()) != prefix)
+            || std::string_view(name).substr(0, prefix.size()) != prefix
+            || (!except.empty() && std::string_view(name).find(except) != std::string_view::npos))
             continue;
         if (cuptiEnableCallback(1, g_subscriber, domain, cbid) == CUPTI_SUCCESS)
             marks[cbid] = true;
@@ -367,9 +489,13 @@ void startCupti()
     if (!g_translator)
         g_translator = new CuptiTranslator(*writer);
     if (!g_pool) {
-        g_pool = new ActivityBufferPool(kBufferSize, kSpareBuffers);
+        g_pool = new ActivityBufferPool(kBufferSize, kSpareBuffers, kMaxSpareBuffers);
         g_pool->refill();
     }
+    if (!g_reader)
+        g_reader = new CompletedBufferReader(*g_pool, *g_translator);
+    if (!g_watch)
+        g_watch = new CuptiClientWatch(kForeignClientWindowNs);
     // Our buffers come zeroed from the flush thread: CUPTI need not zero them on the program's.
     std::uint8_t zeroed = 1;
     std::size_t attributeSize = sizeof(zeroed);
@@ -408,6 +534,14 @@ void startCupti()
             CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, "cudaMemset", *g_memsetRuntimeCbid);
         enableCallbacksNamed(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, "cuMemset", *g_memsetDriverCbid);
     }
+    if (kinds & gapscope::capture::RecordKernels) {
+        for (const char* prefix : { "cudaLaunch", "cudaGraphLaunch" })
+            enableCallbacksNamed(
+                CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, prefix, *g_launchRuntimeCbid, "HostFunc");
+        for (const char* prefix : { "cuLaunch", "cuGraphLaunch" })
+            enableCallbacksNamed(
+                CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, prefix, *g_launchDriverCbid, "HostFunc");
+    }
     // Flushing and the exit work are hooked up even when nothing could be enabled: CUPTI is
     // subscribed and must be let go of at exit.
     collector.setCudaHooks(CudaHooks { &flushCupti, &stopCupti, &finalizeCupti, &refillBuffers });
@@ -429,6 +563,12 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         const pid_t self = ::getpid();
         if (g_startedIn.exchange(self) == self)
             return 1;
+        // NVTX started the collector, whose clock lookup (cuptiGetTimestamp) initialised the driver,
+        // which called this on the same thread: CUPTI is set up once the collector exists.
+        if (Collector::startingOnThisThread()) {
+            Collector::runWhenStarted(&startCupti);
+            return 1;
+        }
         startCupti();
     } catch (...) {
         std::fprintf(stderr, "gapscope collector: CUDA injection failed; CUDA activity is not recorded\n");

@@ -76,7 +76,13 @@ bool NativeStreamWriter::openInDirectory(
         base += "rank" + std::to_string(header.rank) + "-";
     base += std::to_string(header.pid);
     for (int attempt = 0; attempt < 100; ++attempt) {
-        path = base + (attempt == 0 ? std::string() : "-" + std::to_string(attempt)) + native::kFileExtension;
+        // Appended piece by piece: GCC 12 at -O2 warns (-Wrestrict, a false positive) on "-" + std::string&&.
+        path = base;
+        if (attempt > 0) {
+            path += '-';
+            path += std::to_string(attempt);
+        }
+        path += native::kFileExtension;
         if (open(path, header, error))
             return true;
         if (m_openErrno != EEXIST)

@@ -6,6 +6,7 @@
 #include "capture/cupti/cupti_translator.h"
 #include "core/io/native/native_trace_reader.h"
 
+#include "tests/capture/activity_buffer.h"
 #include "tests/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -20,25 +21,7 @@ namespace {
 
 constexpr std::uint32_t kThread = 31337;
 
-/// Builds activity records back to back, as CUPTI lays them out.
-class ActivityBuffer {
-public:
-    template <typename T> T& add(CUpti_ActivityKind kind)
-    {
-        static_assert(sizeof(T) % 8 == 0);
-        T* record = reinterpret_cast<T*>(m_data + m_size);
-        std::memset(record, 0, sizeof(T));
-        record->kind = kind;
-        m_size += sizeof(T);
-        return *record;
-    }
-    std::uint8_t* data() { return m_data; }
-    std::size_t size() const { return m_size; }
-
-private:
-    alignas(8) std::uint8_t m_data[8192] {};
-    std::size_t m_size = 0;
-};
+using test::ActivityBuffer;
 
 CUpti_ActivityAPI& addApi(ActivityBuffer& buffer, CUpti_ActivityKind kind, CUpti_CallbackId cbid, std::uint64_t start,
     std::uint64_t end, std::uint32_t correlation)
@@ -164,7 +147,7 @@ struct Translated {
 
 Translated translate(ActivityBuffer& buffer, std::size_t validSize)
 {
-    test::TempDir dir;
+    gapscope::test::TempDir dir;
     NativeStreamWriter writer;
     std::string error;
     EXPECT_TRUE(writer.open(dir.file("t.gapscope"), { 1, -1, native::ClockId::CuptiTimestamp, 0 }, error)) << error;
@@ -358,7 +341,7 @@ TEST(CuptiTranslatorTest, MemsetLinksToTheRuntimeCallAroundItsDriverCall)
     unlinked.streamId = 3;
     unlinked.correlationId = 30;
 
-    test::TempDir dir;
+    gapscope::test::TempDir dir;
     NativeStreamWriter writer;
     std::string error;
     ASSERT_TRUE(writer.open(dir.file("t.gapscope"), { 1, -1, native::ClockId::CuptiTimestamp, 0 }, error)) << error;
@@ -502,7 +485,7 @@ TEST(CuptiTranslatorTest, RecordsOutsideTheRecordingByAnHourAreCounted)
         kNow - 4'000'000, 1);
     addApi(b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 86'400'000'000'000,
         86'400'000'100'000, 2);
-    test::TempDir dir;
+    gapscope::test::TempDir dir;
     NativeStreamWriter writer;
     std::string error;
     ASSERT_TRUE(writer.open(dir.file("t.gapscope"), { 1, -1, native::ClockId::CuptiTimestamp, 0 }, error)) << error;

@@ -12,22 +12,41 @@
 namespace gapscope::capture {
 namespace {
 
-TEST(RecordCudaInjectionTest, WithoutADriverCuptiRefusesTheSubscriptionAndNothingIsEnabled)
-{
+/// Records a client that starts the collector's CUDA side on a machine without a driver.
+class RecordCudaInjectionTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
 #ifndef GAPSCOPE_INJECT_HAS_CUPTI
-    GTEST_SKIP() << "the collector was built without CUPTI: it has no InitializeInjection";
+        GTEST_SKIP() << "the collector was built without CUPTI: it has no InitializeInjection";
 #endif
-    if (nvidiaDriverPresent())
-        GTEST_SKIP() << "an NVIDIA driver is present: CUPTI accepts the subscription here (the GPU tests cover it)";
-    RecordOptions options = test::clientOptions(GAPSCOPE_INJECT_CLIENT);
-    options.output = RecordOptions::Output::Capture;
-    ProgramRecorder recorder(options);
-    ASSERT_EQ(recorder.start(), std::nullopt);
+        if (nvidiaDriverPresent())
+            GTEST_SKIP() << "an NVIDIA driver is present: CUPTI accepts the subscription here (the GPU tests cover it)";
+    }
+
+    /// The recording of `client`, which must have run and exited 0; empty on failure.
+    std::optional<RecordResult> record(const std::string& client)
+    {
+        RecordOptions options = test::clientOptions(client);
+        options.output = RecordOptions::Output::Capture;
+        ProgramRecorder recorder(options);
+        EXPECT_EQ(recorder.start(), std::nullopt);
+        auto result = recorder.wait(&observer);
+        EXPECT_TRUE(result) << result.error().toString();
+        if (!result)
+            return std::nullopt;
+        EXPECT_EQ(result.value().exit.exitCode, 0);
+        return std::move(result.value());
+    }
+
     test::CollectingObserver observer;
-    auto result = recorder.wait(&observer);
-    ASSERT_TRUE(result) << result.error().toString();
-    const RecordResult& r = result.value();
-    EXPECT_EQ(r.exit.exitCode, 0);
+};
+
+TEST_F(RecordCudaInjectionTest, WithoutADriverCuptiRefusesTheSubscriptionAndNothingIsEnabled)
+{
+    const std::optional<RecordResult> recorded = record(GAPSCOPE_INJECT_CLIENT);
+    ASSERT_TRUE(recorded);
+    const RecordResult& r = *recorded;
     EXPECT_EQ(observer.out, "InitializeInjection: 1 1\n"); // the program is never failed by its profiler
     ASSERT_EQ(r.summary.processes.size(), 1u);
     const RecordedProcess& p = r.summary.processes[0];
@@ -42,6 +61,25 @@ TEST(RecordCudaInjectionTest, WithoutADriverCuptiRefusesTheSubscriptionAndNothin
     EXPECT_EQ(r.trace.eventCount(), r.summary.overheadEvents); // only the collector's own flushes
     const std::string text = formatSummary(r.summary, r.exit, r.wallSeconds);
     EXPECT_NE(text.find("CUDA: failed\n    CUPTI: " + refused + "\n"), std::string::npos) << text;
+}
+
+TEST_F(RecordCudaInjectionTest, NvtxFirstThenTheDriverCallingInitializeInjectionInsideTheCollectorsStartIsSafe)
+{
+    const std::optional<RecordResult> recorded = record(GAPSCOPE_NVTX_FIRST_CLIENT);
+    ASSERT_TRUE(recorded);
+    const RecordResult& r = *recorded;
+    // The collector's start called the fake cuptiGetTimestamp, which entered InitializeInjection on the
+    // same thread; the CUDA start-up ran once the collector existed, not "CUDA injection failed".
+    EXPECT_EQ(observer.out, "reentered InitializeInjection: 1\ndone\n");
+    EXPECT_EQ(observer.err.find("CUDA injection failed"), std::string::npos) << observer.err;
+    ASSERT_EQ(r.summary.processes.size(), 1u);
+    const RecordedProcess& p = r.summary.processes[0];
+    EXPECT_EQ(p.cuptiActive, false);
+    EXPECT_EQ(p.cuptiDetail,
+        "cuptiSubscribe_v2 failed: CUPTI_ERROR_UNKNOWN (999). No usable CUDA driver or GPU: only NVTX and CPU "
+        "ranges were recorded");
+    EXPECT_TRUE(p.closedCleanly);
+    EXPECT_EQ(r.trace.eventCount(), r.summary.overheadEvents + 1); // the "setup" range and the collector's flushes
 }
 
 } // namespace

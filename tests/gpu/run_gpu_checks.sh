@@ -1,27 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The GPU checks of the collector, in one call, on a machine with an NVIDIA GPU and the CUDA toolkit:
+# The collector's GPU checks in one call, on a GPU machine that has CUDA 13 (nvcc, CUPTI), CMake, python3 with
+# PyTorch -- and nothing else of ours: no GoogleTest, nlohmann-json, SQLite or Qt development packages. It records;
+# tests/gpu/check_gpu_results.sh asserts, on the development machine, on what comes back (tests/gpu/README.md).
 #
-#   tests/gpu/run_gpu_checks.sh OUTDIR                    everything below (needs a GPU)
-#   tests/gpu/run_gpu_checks.sh --configure-only OUTDIR   steps 1 and 2 without a GPU: configure and
-#                                                         build what the checks need (nvcc required)
+#   tests/gpu/run_gpu_checks.sh [--configure-only] [OUTDIR]    OUTDIR defaults to $OUT
 #
-# 1. configures (GAPSCOPE_BUILD_CUDA_CLIENT=ON, no GUI, no Google Benchmark needed) and
-# 2. builds gapscope, the collector, the CUDA test client (nvcc, sm_80 + sm_90) and the GPU tests;
-# 3. runs the GPU tests (ctest -L gpu --timeout 180) with GAPSCOPE_REQUIRE_GPU=1, which turns a skip
-#    into a failure: a run where every test skipped is not a pass;
-# 4. records the client's known shape with `gapscope record` and reports it: the CUPTI version,
-#    the records by kind, the gap causes;
-# 5. measures the collector's overhead: an empty-kernel loop and a 20 us-kernel loop, each sized to
-#    last at least MIN_LOOP_SECONDS (2 s, against the collector's 150 ms flush interval), run REPEATS
-#    times without and with the collector, alternating; every instrumented run must exit 0 and record
-#    every launch; reports medians, min-max spread, us added per launch and % of wall time.
+#  1. the machine: nvidia-smi, nvcc, python3/torch versions (env.txt);
+#  2. configures GAPSCOPE_COLLECTOR_ONLY=ON (capture/inject and the CUDA test client only) and checks that the
+#     configure log says CUPTI was found; builds gapscope_inject and gapscope_cuda_client (nvcc, sm_80 + sm_90).
+#     --configure-only stops here (no GPU needed);
+#  3. records with the collector's environment variables alone (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH,
+#     GAPSCOPE_OUTPUT_DIR, GAPSCOPE_KINDS), one folder of per-process .gapscope files per run: the CUDA client's
+#     shape (all kinds, kernels only, without driver records), graph, threads, fork, a 1,000-kernel loop, and the
+#     NVTX-first order (the shape client names a range before it touches CUDA);
+#  4. the overhead: 20 us kernels and empty kernels, each loop sized to ~1.5 s, REPEATS (5) alternated runs without
+#     and with the collector (overhead.json: every run's seconds; the last instrumented run's capture is kept);
+#  5. a small PyTorch training step (torch_step.py) recorded by GapScope, traced by torch.profiler to Chrome JSON,
+#     and recorded by GapScope while torch.profiler is active (the second CUPTI client).
 #
-# Every client run is under `timeout 120`, so a hang cannot eat the device slot. Everything it finds
-# goes to OUTDIR: summary.md (the figures), overhead.json, gpu_tests.xml, logs. Exit status 0 only
-# when every step passed.
-# Environment: BUILD_DIR (default OUTDIR/build), REPEATS (3), MIN_LOOP_SECONDS (2), EMPTY_LAUNCHES
-# (start value, 400000), KERNEL_LAUNCHES (start value, 100000), CUDA_HOME (/usr/local/cuda), JOBS (nproc).
+# Bounded: the whole script stops itself by DEADLINE_S (default 450 s, under the device call's 8 minutes): every
+# step runs under `timeout` of at most what is left, a watchdog ends what still runs, and whatever happened is
+# still written. Under OUTDIR it leaves 4 files, none in a folder: summary.md, run.log, gpu-results.tar.gz (every
+# run's folder, logs, overhead.json, env.txt, configure and build logs) and torch_profiler.json.gz (the Kineto
+# trace). Exit status 0 when every step ran and exited 0; the verdict on the figures is check_gpu_results.sh's.
+# Environment: DEADLINE_S (450), REPEATS (5), JOBS (nproc), CUDA_HOME (/usr/local/cuda), PYTHON (python3),
+# WORK_DIR (a temporary folder; the build and the results before packing); for dry runs without a GPU,
+# GAPSCOPE_GPU_CHECK_CLIENT (tests/gpu/fake_cuda_client.sh) stands in for the CUDA client.
 set -u -o pipefail
 
 CONFIGURE_ONLY=0
@@ -29,232 +34,262 @@ if [[ ${1:-} == --configure-only ]]; then
     CONFIGURE_ONLY=1
     shift
 fi
-if [[ $# -ne 1 ]]; then
-    echo "usage: $0 [--configure-only] OUTDIR" >&2
+OUTDIR=${1:-${OUT:-}}
+if [[ -z $OUTDIR ]]; then
+    echo "usage: $0 [--configure-only] [OUTDIR]   (OUTDIR defaults to \$OUT)" >&2
     exit 2
 fi
-OUT=$(mkdir -p "$1" && cd "$1" && pwd)
+OUTDIR=$(mkdir -p "$OUTDIR" && cd "$OUTDIR" && pwd)
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD=${BUILD_DIR:-$OUT/build}
-REPEATS=${REPEATS:-3}
-MIN_LOOP_SECONDS=${MIN_LOOP_SECONDS:-2}
-EMPTY_LAUNCHES=${EMPTY_LAUNCHES:-400000}
-KERNEL_LAUNCHES=${KERNEL_LAUNCHES:-100000}
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+DEADLINE_S=${DEADLINE_S:-450}
+REPEATS=${REPEATS:-5}
 JOBS=${JOBS:-$(nproc)}
-SUMMARY=$OUT/summary.md
-STATUS=0
-CLIENT_TIMEOUT=120
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+PYTHON=${PYTHON:-python3}
+WORK=${WORK_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/gapscope-gpu-XXXXXX")}
+RESULTS=$WORK/gpu-results
+BUILD=$WORK/build
+rm -rf "$RESULTS" # a WORK_DIR used before keeps its build, not its results
+mkdir -p "$RESULTS"
+STARTED=$SECONDS
+FAILURES=0
+: >"$OUTDIR/run.log"
 
-# Both write to stderr and files only: run_loop's stdout is the value its callers capture.
-log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$OUT/run.log" >&2; }
-# A marker file, not only STATUS: fail may run in a $(...) subshell.
+log() { echo "[$(date +%H:%M:%S) +$((SECONDS - STARTED))s] $*" | tee -a "$OUTDIR/run.log" >&2; }
+step_result() { echo "| $1 | $2 | $3 |" >>"$RESULTS/steps.md"; } # name, status, detail
 fail() {
+    FAILURES=$((FAILURES + 1))
     log "FAILED: $*"
-    echo "- FAILED: $*" >>"$SUMMARY"
-    touch "$OUT/.failed"
-    STATUS=1
+}
+left() { echo $((DEADLINE_S - (SECONDS - STARTED))); }
+# bounded SECONDS CMD...: runs CMD under timeout of at most SECONDS and of what is left before the deadline
+# (15 s are kept for packing); returns 124 without running it when too little is left.
+bounded() {
+    local limit=$1
+    shift
+    local remaining=$(($(left) - 15))
+    ((remaining < limit)) && limit=$remaining
+    if ((limit < 5)); then
+        log "skipped (deadline): $*"
+        return 124
+    fi
+    timeout -k 5 "$limit" "$@"
 }
 
-: >"$OUT/run.log"
-rm -f "$OUT/.failed"
-{
-    echo "# GapScope GPU checks"
-    echo
-    echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "- commit: $(git -C "$SOURCE" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-} >"$SUMMARY"
+PACKED=0
+pack() {
+    ((PACKED)) && return
+    PACKED=1
+    log "packing the results ($((SECONDS - STARTED)) s used of $DEADLINE_S)"
+    {
+        echo "# GapScope GPU checks"
+        echo
+        echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ); commit $(git -C "$SOURCE" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+        echo "- GPU: $(head -1 "$RESULTS/gpu.txt" 2>/dev/null || echo none)"
+        echo "- $(grep -m1 '^nvcc:' "$RESULTS/env.txt" 2>/dev/null || echo 'nvcc: ?')"
+        echo "- $(grep -m1 '^torch:' "$RESULTS/env.txt" 2>/dev/null || echo 'torch: ?')"
+        echo "- wall time: $((SECONDS - STARTED)) s of a $DEADLINE_S s deadline; $FAILURES failed step(s)"
+        echo
+        echo "| step | status | detail |"
+        echo "|---|---|---|"
+        cat "$RESULTS/steps.md" 2>/dev/null
+        if [[ -s $RESULTS/overhead.md ]]; then
+            echo
+            echo "## Overhead (medians of $REPEATS alternated runs; every run in gpu-results/overhead.json)"
+            echo
+            echo "| loop | launches | without (ms, min-max) | with collector (ms, min-max) | us added per launch | % wall |"
+            echo "|---|---|---|---|---|---|"
+            cat "$RESULTS/overhead.md"
+        fi
+        echo
+        echo "Verdicts: tests/gpu/check_gpu_results.sh on the development machine."
+    } >"$OUTDIR/summary.md"
+    cp "$OUTDIR/run.log" "$RESULTS/run.log" 2>/dev/null
+    [[ -s $RESULTS/torch-profiler/trace.json ]] && gzip -c "$RESULTS/torch-profiler/trace.json" >"$OUTDIR/torch_profiler.json.gz"
+    rm -f "$RESULTS/torch-profiler/trace.json" # it comes back once, compressed
+    tar -C "$WORK" -czf "$OUTDIR/gpu-results.tar.gz" gpu-results 2>>"$OUTDIR/run.log"
+    [[ -z ${WORK_DIR:-} ]] && rm -rf "$WORK"
+}
+# The watchdog: at the deadline, TERM to this script (which packs and exits) and to what it runs.
+# (bash runs a trap only once the foreground command ended: the watchdog also stops this script's children.)
+# Its own sleep is ended with it, so that nothing of this script outlives it.
+(
+    trap 'kill $sleeper 2>/dev/null; exit 0' TERM
+    sleep "$DEADLINE_S" &
+    sleeper=$!
+    wait $sleeper
+    kill -TERM $$ 2>/dev/null
+    sleep 1
+    pkill -TERM -P $$ 2>/dev/null
+) &
+WATCHDOG=$!
+on_term() {
+    log "deadline ($DEADLINE_S s) reached: stopping"
+    FAILURES=$((FAILURES + 1))
+    step_result deadline FAILED "the script was stopped at $DEADLINE_S s"
+    pack
+    exit 124
+}
+trap on_term TERM
+trap 'pack; kill $WATCHDOG 2>/dev/null' EXIT
 
-# ---- the machine ----------------------------------------------------------------------------------
-if [[ $CONFIGURE_ONLY == 0 ]]; then
-    if ! command -v nvidia-smi >/dev/null || ! timeout 60 nvidia-smi >"$OUT/nvidia-smi.log" 2>&1; then
-        log "no usable NVIDIA GPU (nvidia-smi failed); see $OUT/nvidia-smi.log"
-        echo "- GPU: none found; nothing was run" >>"$SUMMARY"
+# ---- 1. the machine ---------------------------------------------------------------------------------------------
+{
+    echo "nvcc: $("$CUDA_HOME/bin/nvcc" --version 2>/dev/null | tail -1)"
+    echo "cmake: $(cmake --version 2>/dev/null | head -1)"
+    echo "torch: $(bounded 60 "$PYTHON" -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda, "available", torch.cuda.is_available())' 2>&1 | tail -1)"
+    echo "host: $(uname -srm); $(nproc) cores"
+} >"$RESULTS/env.txt"
+if ((!CONFIGURE_ONLY)); then
+    if ! bounded 30 nvidia-smi >"$RESULTS/nvidia-smi.txt" 2>&1; then
+        log "no usable NVIDIA GPU (nvidia-smi failed)"
+        step_result machine FAILED "nvidia-smi failed: see gpu-results/nvidia-smi.txt"
         exit 3
     fi
-    GPU=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | head -1)
-    echo "- GPU: $GPU" >>"$SUMMARY"
-    log "GPU: $GPU"
-    if [[ ! -r /proc/driver/nvidia/version ]]; then
-        # The GPU tests look for it; with GAPSCOPE_REQUIRE_GPU=1 they fail rather than skip.
-        log "warning: /proc/driver/nvidia/version is missing although nvidia-smi works"
-    fi
+    bounded 30 nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader \
+        >"$RESULTS/gpu.txt" 2>&1
+    step_result machine ok "$(head -1 "$RESULTS/gpu.txt")"
 fi
 if [[ ! -x $CUDA_HOME/bin/nvcc ]]; then
-    log "nvcc not found under CUDA_HOME=$CUDA_HOME"
+    step_result machine FAILED "no nvcc under CUDA_HOME=$CUDA_HOME"
     exit 4
 fi
-echo "- CUDA: $("$CUDA_HOME/bin/nvcc" --version | tail -1)" >>"$SUMMARY"
 
-# ---- build ------------------------------------------------------------------------------------------
-log "configuring in $BUILD"
+# ---- 2. the collector and the CUDA client -----------------------------------------------------------------------
+log "configuring GAPSCOPE_COLLECTOR_ONLY=ON in $BUILD"
 GENERATOR=()
 command -v ninja >/dev/null && GENERATOR=(-G Ninja)
-if ! cmake -S "$SOURCE" -B "$BUILD" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release -DGAPSCOPE_BUILD_GUI=OFF \
-    -DGAPSCOPE_BUILD_CUDA_CLIENT=ON -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" \
-    -DCUDAToolkit_ROOT="$CUDA_HOME" >"$OUT/configure.log" 2>&1; then
-    log "configure failed; see $OUT/configure.log"
+if ! bounded 120 cmake -S "$SOURCE" -B "$BUILD" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release -DGAPSCOPE_COLLECTOR_ONLY=ON \
+    -DGAPSCOPE_BUILD_TESTS=OFF -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" -DCUDAToolkit_ROOT="$CUDA_HOME" \
+    >"$RESULTS/configure.log" 2>&1; then
+    step_result configure FAILED "see gpu-results/configure.log"
     exit 5
 fi
-if grep -q "no CUDA compiler" "$OUT/configure.log"; then
-    log "CMake found no CUDA compiler; see $OUT/configure.log"
+if ! grep -q "with CUPTI found: building the collector only" "$RESULTS/configure.log" ||
+    ! grep -q "building the CUDA test client" "$RESULTS/configure.log"; then
+    step_result configure FAILED "the configure log does not say CUPTI and nvcc were found"
     exit 5
 fi
-log "building"
-TARGETS=(gapscope_cuda_client)
-[[ $CONFIGURE_ONLY == 0 ]] && TARGETS+=(gapscope gapscope_inject gapscope_capture_gpu_tests)
-if ! cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}" >"$OUT/build.log" 2>&1; then
-    log "build failed; see $OUT/build.log"
+step_result configure ok "$(grep -m1 -o 'CUDA [0-9.]* with CUPTI found' "$RESULTS/configure.log")"
+log "building gapscope_inject and gapscope_cuda_client"
+BUILD_STATUS=0
+bounded 300 cmake --build "$BUILD" -j "$JOBS" --target gapscope_inject gapscope_cuda_client >"$RESULTS/build.log" 2>&1 ||
+    BUILD_STATUS=$?
+if ((BUILD_STATUS != 0)); then
+    step_result build FAILED "$( ((BUILD_STATUS == 124)) && echo 'stopped at the deadline; ')see gpu-results/build.log"
     exit 6
 fi
-if [[ $CONFIGURE_ONLY == 1 ]]; then
-    echo "- configured and built ${TARGETS[*]} (--configure-only: no GPU step was run)" >>"$SUMMARY"
-    log "configure-only: done"
-    cat "$SUMMARY"
+INJECT=$BUILD/capture/libgapscope_inject.so
+CLIENT=${GAPSCOPE_GPU_CHECK_CLIENT:-$BUILD/tests/clients/gapscope_cuda_client} # a stand-in for dry runs only
+step_result build ok "gapscope_inject, gapscope_cuda_client in $((SECONDS - STARTED)) s"
+if ((CONFIGURE_ONLY)); then
+    step_result runs skipped "--configure-only"
     exit 0
 fi
-GAPSCOPE=$BUILD/app/gapscope
-CLIENT=$BUILD/tests/capture/gapscope_cuda_client
-export GAPSCOPE_CUDA_CLIENT=$CLIENT
-export GAPSCOPE_REQUIRE_GPU=1
 
-# ---- GPU tests --------------------------------------------------------------------------------------
-log "running the GPU tests"
-(cd "$BUILD" && ctest -L gpu --timeout 180 --output-on-failure --output-junit "$OUT/gpu_tests.xml") \
-    >"$OUT/gpu_tests.log" 2>&1
-CTEST_STATUS=$?
-TOTAL=$(sed -n 's/.*tests passed, [0-9]* tests failed out of \([0-9]*\).*/\1/p' "$OUT/gpu_tests.log" | tail -1)
-SKIPPED=$(grep -c -E "\*\*\*Skipped|Not Run" "$OUT/gpu_tests.log")
-if [[ $CTEST_STATUS -ne 0 ]]; then
-    fail "GPU tests (ctest -L gpu); see gpu_tests.log"
-elif [[ -z $TOTAL || $TOTAL -eq 0 ]]; then
-    fail "GPU tests: ctest ran no test"
-elif [[ $SKIPPED -ne 0 ]]; then
-    fail "GPU tests: $SKIPPED skipped (GAPSCOPE_REQUIRE_GPU=1 allows none)"
-else
-    echo "- GPU tests (ctest -L gpu): $TOTAL passed, none skipped" >>"$SUMMARY"
-fi
-grep -E "CUPTI API version: " "$OUT/gpu_tests.log" | head -1 | sed 's/^/- shape test: /' >>"$SUMMARY"
-grep -E "Passed|Failed|Skipped|tests passed" "$OUT/gpu_tests.log" | tail -20 >>"$OUT/run.log"
-
-# ---- a recording of the known shape -----------------------------------------------------------------
-log "recording the client's shape"
-if timeout $CLIENT_TIMEOUT "$GAPSCOPE" record -o "$OUT/shape.gapscope" -- "$CLIENT" shape >"$OUT/record_shape.log" 2>&1; then
-    timeout $CLIENT_TIMEOUT "$GAPSCOPE" report "$OUT/shape.gapscope" >"$OUT/report_shape.txt" 2>&1 ||
-        fail "gapscope report; see report_shape.txt"
-    timeout $CLIENT_TIMEOUT "$GAPSCOPE" convert "$OUT/shape.gapscope" "$OUT/shape.json.gz" >>"$OUT/record_shape.log" 2>&1 ||
-        fail "convert"
-else
-    fail "gapscope record of the shape; see $OUT/record_shape.log"
-fi
-{
-    echo
-    echo "## Recording of the shape (gapscope record -- cuda_client shape)"
-    echo
-    echo "- CUPTI: $(grep -m1 -o 'CUPTI API version [0-9]*' "$OUT/record_shape.log" || echo 'not reported')"
-    echo "- $(grep -m1 '^Records by kind' "$OUT/record_shape.log" || echo 'no records line')"
-    echo "- gap causes: $(grep -m1 -i 'by cause' -A6 "$OUT/report_shape.txt" | tr '\n' ' ' || true)"
-    echo
-    echo '```'
-    sed -n '/^The program/,$p' "$OUT/record_shape.log"
-    echo '```'
-} >>"$SUMMARY"
-
-# ---- overhead ---------------------------------------------------------------------------------------
-# run_loop with|without LAUNCHES ARGS... -> prints the loop's own wall time (from the client's JSON
-# line); with the collector, checks the exit code and that every launch (and the 100 warm-up ones)
-# was recorded.
-run_loop() {
-    local with=$1 launches=$2
-    shift 2
-    local output status
-    if [[ $with == with ]]; then
-        output=$(timeout $CLIENT_TIMEOUT "$GAPSCOPE" record -o "$OUT/overhead-last.gapscope" -- "$CLIENT" "$@" \
-            2>"$OUT/overhead-last.log")
-        status=$?
-        cat "$OUT/overhead-last.log" >>"$OUT/overhead.log"
-        local kernels
-        kernels=$(sed -n 's/^Records by kind:.* kernel \([0-9]*\).*/\1/p' "$OUT/overhead-last.log")
-        if [[ $status -ne 0 ]]; then
-            fail "instrumented run of '$*' exited with $status; see overhead.log"
-        elif [[ $kernels != $((launches + 100)) ]]; then
-            fail "instrumented run of '$*' recorded ${kernels:-no} kernels, not $((launches + 100)); see overhead.log"
-        fi
-        rm -f "$OUT/overhead-last.gapscope"
+# ---- 3. recordings ------------------------------------------------------------------------------------------------
+# record NAME KINDS LIMIT CMD...: runs CMD with the collector's environment, its files in RESULTS/NAME.
+record() {
+    local name=$1 kinds=$2 limit=$3
+    shift 3
+    local dir=$RESULTS/$name
+    mkdir -p "$dir"
+    local status=0
+    CUDA_INJECTION64_PATH=$INJECT NVTX_INJECTION64_PATH=$INJECT GAPSCOPE_OUTPUT_DIR=$dir GAPSCOPE_KINDS=$kinds \
+        bounded "$limit" "$@" >"$dir/stdout.txt" 2>"$dir/stderr.txt" || status=$?
+    echo "$status" >"$dir/exit_status"
+    echo "$*" >"$dir/command"
+    if ((status != 0)); then
+        fail "$name exited $status"
+        step_result "$name" FAILED "exit $status$( ((status == 124)) && echo ' (timeout or deadline)'): $(tail -1 "$dir/stderr.txt")"
     else
-        output=$(timeout $CLIENT_TIMEOUT "$CLIENT" "$@" 2>>"$OUT/overhead.log")
-        status=$?
-        [[ $status -ne 0 ]] && fail "run of '$*' exited with $status; see overhead.log"
+        step_result "$name" ok "$(ls "$dir" | grep -c '\.gapscope$') file(s), $(du -sk "$dir" | cut -f1) KB"
     fi
-    echo "$output" | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' | tail -1
+    return $status
 }
+ALL=255
+log "recording the CUDA client"
+record shape $ALL 60 "$CLIENT" shape
+record shape-kernels 1 60 "$CLIENT" shape
+record shape-nodriver $((ALL & ~32)) 60 "$CLIENT" shape
+record graph $ALL 60 "$CLIENT" graph
+record threads $ALL 60 "$CLIENT" threads
+record fork $ALL 60 "$CLIENT" fork
+record loop $ALL 60 "$CLIENT" kernel-loop 1000 20
 
-median() { sort -g | awk '{v[NR]=$1} END {if (NR==0) print ""; else if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
-
-# measure NAME START_LAUNCHES MODE [US]: sizes the loop to last MIN_LOOP_SECONDS without the collector,
-# then alternates runs without and with it.
+# ---- 4. overhead ---------------------------------------------------------------------------------------------------
+# loop_seconds STDOUT_FILE -> the loop's own wall time from the client's JSON line.
+loop_seconds() { sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$1" | tail -1; }
+# measure NAME MODE START_LAUNCHES [US]
 measure() {
-    local name=$1 launches=$2 mode=$3 us=${4:-}
-    local args=("$mode" "$launches")
-    [[ -n $us ]] && args+=("$us")
+    local name=$1 mode=$2 launches=$3 us=${4:-}
+    local tmp=$WORK/overhead-$name
+    mkdir -p "$tmp"
+    bounded 60 "$CLIENT" "$mode" "$launches" $us >"$tmp/calibrate.txt" 2>&1
     local first
-    first=$(run_loop without "$launches" "${args[@]}")
+    first=$(loop_seconds "$tmp/calibrate.txt")
     if [[ -z $first ]]; then
-        fail "overhead loop $name produced no time; see overhead.log"
+        fail "overhead $name: the calibration run printed no time"
+        step_result "overhead $name" FAILED "calibration: $(tail -1 "$tmp/calibrate.txt")"
         return
     fi
-    if awk -v s="$first" -v m="$MIN_LOOP_SECONDS" 'BEGIN { exit !(s < m) }'; then
-        launches=$(awk -v n="$launches" -v s="$first" -v m="$MIN_LOOP_SECONDS" 'BEGIN { printf "%d", n * m * 1.15 / s + 1 }')
-        args=("$mode" "$launches")
-        [[ -n $us ]] && args+=("$us")
-    fi
-    log "overhead loop $name: $launches launches (first run: $first s)"
-    local base=() with=()
+    launches=$(awk -v n="$launches" -v s="$first" 'BEGIN { printf "%d", n * 1.5 / s + 1 }')
+    log "overhead $name: $launches launches per run ($REPEATS alternated runs each way)"
+    local base=() with=() i s
     for ((i = 0; i < REPEATS; i++)); do
-        base+=("$(run_loop without "$launches" "${args[@]}")")
-        with+=("$(run_loop with "$launches" "${args[@]}")")
+        bounded 60 "$CLIENT" "$mode" "$launches" $us >"$tmp/base.txt" 2>>"$RESULTS/overhead.log"
+        s=$(loop_seconds "$tmp/base.txt")
+        [[ -n $s ]] && base+=("$s")
+        rm -rf "$RESULTS/overhead-$name"
+        if record "overhead-$name" $ALL 60 "$CLIENT" "$mode" "$launches" $us >/dev/null; then
+            s=$(loop_seconds "$RESULTS/overhead-$name/stdout.txt")
+            [[ -n $s ]] && with+=("$s")
+        fi
     done
-    local b w
-    b=$(printf '%s\n' "${base[@]}" | grep -v '^$' | median)
-    w=$(printf '%s\n' "${with[@]}" | grep -v '^$' | median)
-    if [[ -z $b || -z $w ]]; then
-        fail "overhead loop $name produced no time; see overhead.log"
+    # The 20 us loop's last capture comes back (its kernel count is checked there); the empty loop's is
+    # tens of MB (half a million launches), over what the device call returns.
+    [[ $name == empty-kernel ]] && rm -f "$RESULTS/overhead-$name"/*.gapscope
+    sed -i '/^| overhead-/d' "$RESULTS/steps.md" # one line per loop, below
+    printf '{"loop":"%s","launches":%d,"baseline_runs":[%s],"collector_runs":[%s]}\n' "$name" "$launches" \
+        "$(IFS=,; echo "${base[*]}")" "$(IFS=,; echo "${with[*]}")" >>"$RESULTS/overhead.json"
+    if ((${#base[@]} == 0 || ${#with[@]} == 0)); then
+        fail "overhead $name: no complete pair of runs"
+        step_result "overhead $name" FAILED "${#base[@]} runs without, ${#with[@]} with"
         return
     fi
-    awk -v name="$name" -v n="$launches" -v b="$b" -v w="$w" -v rb="${base[*]}" -v rw="${with[*]}" 'BEGIN {
-        nb = split(rb, xb, " "); nw = split(rw, xw, " ")
-        minb = maxb = xb[1]; for (i = 2; i <= nb; i++) { if (xb[i] < minb) minb = xb[i]; if (xb[i] > maxb) maxb = xb[i] }
-        minw = maxw = xw[1]; for (i = 2; i <= nw; i++) { if (xw[i] < minw) minw = xw[i]; if (xw[i] > maxw) maxw = xw[i] }
-        printf "{\"loop\":\"%s\",\"launches\":%d,\"baseline_s\":%.6f,\"collector_s\":%.6f,", name, n, b, w
-        printf "\"baseline_min_s\":%.6f,\"baseline_max_s\":%.6f,\"collector_min_s\":%.6f,\"collector_max_s\":%.6f,", minb, maxb, minw, maxw
-        printf "\"us_added_per_launch\":%.3f,\"percent_wall\":%.2f,", (w - b) / n * 1e6, (w - b) / b * 100
-        printf "\"baseline_runs\":\"%s\",\"collector_runs\":\"%s\"}\n", rb, rw
-        printf "| %s | %d | %.1f (%.1f-%.1f, spread %.1f %%) | %.1f (%.1f-%.1f, spread %.1f %%) | %.3f | %.2f %% |\n", \
-            name, n, b * 1e3, minb * 1e3, maxb * 1e3, (maxb - minb) / b * 100, w * 1e3, minw * 1e3, maxw * 1e3, \
-            (maxw - minw) / w * 100, (w - b) / n * 1e6, (w - b) / b * 100 > "/dev/stderr"
-    }' >>"$OUT/overhead.json" 2>>"$SUMMARY"
+    # Sorted by sort(1), not awk's asort (gawk only; Debian's awk is mawk).
+    printf '%s\n' "${base[@]}" | sort -g >"$tmp/b"
+    printf '%s\n' "${with[@]}" | sort -g >"$tmp/w"
+    awk -v name="$name" -v n="$launches" 'function med(a, k) { return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
+        FNR == 1 { f++ } f == 1 { b[++nb] = $1 } f == 2 { w[++nw] = $1 }
+        END { mb = med(b, nb); mw = med(w, nw)
+              printf "| %s | %d | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.3f | %.2f %% |\n", name, n, mb * 1e3, b[1] * 1e3,
+                  b[nb] * 1e3, mw * 1e3, w[1] * 1e3, w[nw] * 1e3, (mw - mb) / n * 1e6, (mw - mb) / mb * 100 }' \
+        "$tmp/b" "$tmp/w" >>"$RESULTS/overhead.md"
+    step_result "overhead $name" ok "$(tail -1 "$RESULTS/overhead.md" | cut -d'|' -f4-7 | tr -s ' ')"
 }
+: >"$RESULTS/overhead.json"
+measure 20us-kernel kernel-loop 20000 20
+measure empty-kernel empty-loop 100000
 
-log "measuring the collector's overhead ($REPEATS runs each, loops of at least $MIN_LOOP_SECONDS s)"
-: >"$OUT/overhead.json"
-: >"$OUT/overhead.log"
-{
-    echo
-    echo "## Collector overhead (medians of $REPEATS alternated runs; target <= 3 % on the 20 us loop)"
-    echo
-    echo "| loop | launches | without (ms, min-max, spread) | with collector (ms, min-max, spread) | us added per launch | % wall time |"
-    echo "|---|---|---|---|---|---|"
-} >>"$SUMMARY"
-measure empty-kernel "$EMPTY_LAUNCHES" empty-loop
-measure 20us-kernel "$KERNEL_LAUNCHES" kernel-loop 20
+# ---- 5. PyTorch ------------------------------------------------------------------------------------------------------
+if grep -q "available True" "$RESULTS/env.txt"; then
+    log "PyTorch: recorded by GapScope, traced by torch.profiler, and both at once"
+    record torch-gapscope $ALL 120 "$PYTHON" "$SOURCE/tests/gpu/torch_step.py" gapscope
+    mkdir -p "$RESULTS/torch-profiler"
+    if bounded 120 "$PYTHON" "$SOURCE/tests/gpu/torch_step.py" profiler "$RESULTS/torch-profiler/trace.json" \
+        >"$RESULTS/torch-profiler/stdout.txt" 2>"$RESULTS/torch-profiler/stderr.txt"; then
+        step_result torch-profiler ok "$(du -k "$RESULTS/torch-profiler/trace.json" | cut -f1) KB of Chrome JSON"
+    else
+        fail "torch-profiler"
+        step_result torch-profiler FAILED "$(tail -1 "$RESULTS/torch-profiler/stderr.txt")"
+    fi
+    record torch-both $ALL 120 "$PYTHON" "$SOURCE/tests/gpu/torch_step.py" both "$RESULTS/torch-both-profiler.json"
+    gzip -f "$RESULTS/torch-both-profiler.json" 2>/dev/null
+else
+    fail "PyTorch with CUDA is not available: $(grep '^torch:' "$RESULTS/env.txt")"
+    step_result torch FAILED "$(grep '^torch:' "$RESULTS/env.txt")"
+fi
 
-[[ -e $OUT/.failed ]] && STATUS=1
-{
-    echo
-    echo "Logs: run.log, build.log, gpu_tests.log (and gpu_tests.xml), record_shape.log, report_shape.txt, overhead.log."
-    echo
-    echo "Status: $([[ $STATUS -eq 0 ]] && echo passed || echo FAILED)"
-} >>"$SUMMARY"
-log "done (status $STATUS); figures in $SUMMARY"
-cat "$SUMMARY"
-exit $STATUS
+log "done: $FAILURES failed step(s)"
+((FAILURES == 0))
