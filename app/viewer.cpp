@@ -10,7 +10,6 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 namespace gapscope {
@@ -46,20 +45,6 @@ void scheduleScreenshot(
 }
 
 } // namespace
-
-bool isViewerCommandLine(const std::vector<std::string>& args)
-{
-    if (args.empty())
-        return true;
-    const std::string& first = args[0];
-    for (const char* option :
-        { "--demo", "--screenshot", "--select-longest-gap", "--explain-longest-gap", "--size", "--compare" }) {
-        if (first == option || first.rfind(std::string(option) + "=", 0) == 0)
-            return true;
-    }
-    std::error_code error;
-    return std::filesystem::is_regular_file(first, error);
-}
 
 int runViewer(int argc, char** argv)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope convert IN OUT` through gapscope::cli::runConvert: the converted file reloads with the same
 // events and the same GPU figures; bad input is reported with the file's name and a non-zero exit code.
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/analysis/analysis.h"
 #include "core/io/trace_file.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "app/cli/commands.h"
-#include "app/cli/diff_options.h"
+#include "cli/commands.h"
+#include "cli/diff_options.h"
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/gap_explanation.h"
 #include "core/io/trace_file.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Issue 16, items 3 and 5: `gapscope report` counts a gap's start from the trace start, as the viewer's ruler,
 // Gaps dock and details do, and lists the ranks of a job in rank order whatever order their files come in.
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>

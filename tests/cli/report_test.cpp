@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "app/cli/commands.h"
-#include "app/cli/report_options.h"
+#include "cli/commands.h"
+#include "cli/report_options.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>

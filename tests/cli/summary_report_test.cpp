@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope report` and `gapscope diff` on `.summary.json` files: the figures a summary keeps are the figures the
 // traces give. The 8-rank param DLRM job and the ResNet-50 pair of the TensorBoard plugin (tests/data/NOTICE.md).
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "tests/cli/cli_run.h"
 #include "tests/test_paths.h"
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The viewer's side of a job (issue 15): the Job overview above the lanes and the Ranks dock, on the 8 ranks of
 // facebookresearch/param's DLRM run, checked against `gapscope report --json` on the same files.
-#include "app/cli/commands.h"
 #include "app/mainwindow/job_session.h"
 #include "app/mainwindow/kernels_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/ranks_dock.h"
 #include "app/models/event_details.h"
 #include "app/timeline/timeline_view.h"
+#include "cli/commands.h"
 #include "core/summary/summary_json.h"
 #include "gui/main_window_test_support.h"
 

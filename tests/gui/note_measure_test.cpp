@@ -6,7 +6,7 @@
 #include "app/annotations/annotation_editor.h"
 #include "app/annotations/annotation_session.h"
 #include "app/annotations/note_measure_panel.h"
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/annotations/annotation_store.h"
 #include "gui/annotations_test_support.h"
 #include "tests/test_paths.h"
