@@ -95,9 +95,7 @@ protected:
 
     void SetUp() override
     {
-        std::filesystem::copy_file(
-            test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"),
-            trace);
+        std::filesystem::copy_file(test::dataPath(test::kResnet50Trace), trace);
         setPngExporter(nullptr);
     }
     void TearDown() override { setPngExporter(nullptr); }

@@ -11,6 +11,7 @@
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
 #include "gui/main_window_test_support.h"
+#include "tests/test_paths.h"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -26,8 +27,8 @@ using namespace gapscope::timeline;
 
 namespace {
 
-const char* const kBase = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
-const char* const kNew = "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+const char* const kBase = test::kResnet50Trace;
+const char* const kNew = test::kResnet50Workers4Trace;
 
 using test::dataFile;
 using test::openAndWait;

@@ -31,7 +31,7 @@ namespace {
 
 // Hand-made by the Kineto authors: three cunn_ClassNLLCriterion kernels (at 130, 145 and 200 µs) and two gemm.
 const char* const kSmall = "kineto/derived/tb_plugin_test_gpu_utilization.json";
-const char* const kResNet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const char* const kResNet = test::kResnet50Trace;
 
 using test::dataFile;
 using test::openAndWait;

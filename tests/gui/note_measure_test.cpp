@@ -27,8 +27,8 @@ using namespace gapscope;
 
 namespace {
 
-const char* const kBase = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
-const char* const kNew = "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+const char* const kBase = test::kResnet50Trace;
+const char* const kNew = test::kResnet50Workers4Trace;
 
 TEST(NoteMeasure, MeasureAgainstFillsTheNoteAsTheCliDoesAndTheUserAcceptsTheStatus)
 {

@@ -17,8 +17,7 @@ namespace {
 
 TEST(PictureHeader, ViewWiderThanTheWindowAddsUpOverTheView)
 {
-    auto loaded = loadTraceFile(
-        test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"));
+    auto loaded = loadTraceFile(test::dataPath(test::kResnet50Trace));
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     const Trace& trace = loaded.value();
     const auto index = timeline::TimelineIndex::build(trace);

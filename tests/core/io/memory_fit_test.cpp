@@ -3,7 +3,7 @@
 // from a meminfo file, and a load refused under a small fake memory limit with a message that names the file,
 // the estimate and the memory available.
 
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/io/memory_fit.h"
 #include "core/io/trace_file.h"
 #include "tests/temp_dir.h"

@@ -102,8 +102,7 @@ TEST(KinetoFiguresTest, PluginTestUtilizationOverTraceAndGpuWindows)
 
 TEST(KinetoFiguresTest, ResNet50StepsAndUtilizationMatchTheTensorBoardPlugin)
 {
-    const Trace trace
-        = load({ "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz" });
+    const Trace trace = load({ test::kResnet50Trace });
     AnalysisOptions options;
     options.window.kind = WindowKind::Steps;
     options.activity = ActivitySet::Kernels;
@@ -139,8 +138,7 @@ TEST(KinetoFiguresTest, ResNet50FourWorkersStepsWindowIsTheTensorBoardPluginsAll
     // The TensorBoard plugin divides the kernels' busy time by "all steps time": the end of the last step minus
     // the start of the first, 846.542 ms here, giving 70.27 %. The union of the step ranges alone would leave
     // out the 64 µs and 70 µs between steps 8/9 and 9/10 (846.408 ms, 70.28 %).
-    const Trace trace
-        = load({ "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz" });
+    const Trace trace = load({ test::kResnet50Workers4Trace });
     AnalysisOptions options;
     options.window.kind = WindowKind::Steps;
     options.activity = ActivitySet::Kernels;
@@ -232,10 +230,8 @@ TEST_P(UnionFiguresTest, SpanBusyIdlePerProcess)
 }
 
 INSTANTIATE_TEST_SUITE_P(Sources, UnionFiguresTest,
-    testing::Values(
-        UnionCase { "LegacyArrayFormat",
-            { "kineto/legacy_array_format/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz" },
-            { { 1292150 * kUs, 649472 * kUs, 642678 * kUs } } },
+    testing::Values(UnionCase { "LegacyArrayFormat", { test::kResnet50LegacyTrace },
+                        { { 1292150 * kUs, 649472 * kUs, 642678 * kUs } } },
         UnionCase { "HtaSimpleAdd", { "hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz" },
             { { 16025575 * kUs, 49758 * kUs, 15975817 * kUs } } },
         UnionCase { "HtaCudaEventSync", { "hta/critical_path/cuda_event_sync/event_sync_trace.json.gz" },

@@ -106,8 +106,7 @@ INSTANTIATE_TEST_SUITE_P(TestData, PipelineRealTraceTest,
             RealCase { "hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", 45422, 4350 },
             RealCase { "hta/trace_filter/sampled_rank-0.json.gz", 4811, 1154 },
             RealCase { "kineto/derived/tb_plugin_test_gpu_utilization.json", 11, 5 },
-            RealCase { "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz", 57506,
-                8772 }),
+            RealCase { test::kResnet50Trace, 57506, 8772 }),
         ::testing::Values(std::size_t { 16 }, std::size_t { 4096 }, std::size_t { 1 } << 20)));
 
 // --- Hand-built: what straddles a batch boundary, with the answers worked out by hand.

@@ -3,7 +3,7 @@
 // too large for the machine's memory is loaded (docs/hardening.md). What is kept must be exactly what a whole load
 // holds of those lanes and that range, and the trace must say what was left out.
 
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/analysis/analysis.h"
 #include "core/io/chrome/chrome_trace_reader.h"
 #include "core/io/trace_file.h"
@@ -17,7 +17,7 @@
 namespace gapscope {
 namespace {
 
-const std::string kResnet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const std::string kResnet = test::kResnet50Trace;
 
 struct Counts {
     std::size_t events = 0;

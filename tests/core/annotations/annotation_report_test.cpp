@@ -106,8 +106,7 @@ TEST(MarkdownReport, ZeroLengthAndForeignDeviceNotesSayWhyTheyHaveNoFigures)
 
 TEST(MarkdownReport, FiguresOfARealStepMatchAnalyzeOverThatRange)
 {
-    const std::string path
-        = test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+    const std::string path = test::dataPath(test::kResnet50Trace);
     auto loaded = loadTraceFile(path);
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     const Trace& trace = loaded.value();

@@ -127,13 +127,10 @@ INSTANTIATE_TEST_SUITE_P(TestData, RealTraceTest,
         RealTraceCase {
             "kineto/derived/tb_plugin_test_gpu_utilization.json", 13721, std::nullopt, 1, 11, 5, 0, 0, 0, 4, 5 },
         // 736 of its kernels have no Runtime call with their correlation id in the file (counted).
-        RealTraceCase { "kineto/legacy_array_format/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz",
-            67844, std::nullopt, 1, 63167, 9538, 12, 377, 0, 10800, 8802 },
+        RealTraceCase { test::kResnet50LegacyTrace, 67844, std::nullopt, 1, 63167, 9538, 12, 377, 0, 10800, 8802 },
         // 8,772 kernels (SOURCES).
-        RealTraceCase { "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz", 25738,
-            std::nullopt, 1, 57506, 8772, 12, 312, 0, 11923, 8772 },
-        RealTraceCase { "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz", 5555,
-            std::nullopt, 1, 52888, 8868, 12, 378, 0, 12085, 8868 },
+        RealTraceCase { test::kResnet50Trace, 25738, std::nullopt, 1, 57506, 8772, 12, 312, 0, 11923, 8772 },
+        RealTraceCase { test::kResnet50Workers4Trace, 5555, std::nullopt, 1, 52888, 8868, 12, 378, 0, 12085, 8868 },
         // 154 and 60 kernels (SOURCES).
         RealTraceCase { "tracelens/h100/Falconsai_nsfw_image_detection__1016002.json.gz", 5617, std::nullopt, 1, 4539,
             154, 0, 2, 0, 334, 154 },
@@ -274,8 +271,7 @@ TEST(ChromeTraceReaderRealTest, CudaEventSyncHasThreeSyncsOnStreamMinusOne)
 
 TEST(ChromeTraceReaderRealTest, LegacyArrayFormatReadsStreamTidsAndNumericStringTids)
 {
-    const Trace trace
-        = load("kineto/legacy_array_format/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz");
+    const Trace trace = load(test::kResnet50LegacyTrace);
     // GPU events are written under tid "stream 7": one lane, device 0 stream 7, 9538 + 12 + 377 events (counted).
     const auto stream7 = findGpuLane(trace, 0, 7);
     ASSERT_TRUE(stream7);
@@ -319,7 +315,7 @@ TEST(ChromeTraceReaderRealTest, NsResolutionTraceKeepsMicrosecondUnitsAndFractio
 TEST(ChromeTraceReaderRealTest, ResNetHasSixProfilerSteps)
 {
     // SOURCES: 6 ProfilerStep# ranges (steps 5–10).
-    const Trace trace = load("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+    const Trace trace = load(test::kResnet50Trace);
     std::vector<std::string_view> steps;
     for (const Lane& lane : trace.lanes()) {
         for (const Event& e : lane.events) {

@@ -15,8 +15,8 @@ namespace gapscope {
 namespace {
 
 constexpr TimeNs kUs = 1000;
-const std::string kResnet0 = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
-const std::string kResnet4 = "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+const std::string kResnet0 = test::kResnet50Trace;
+const std::string kResnet4 = test::kResnet50Workers4Trace;
 
 using test::load;
 
