@@ -10,7 +10,7 @@
 
 namespace gapscope::capture {
 
-/// The activity buffers GapScope hands to CUPTI (docs/collector.md, issue #18 items 3, 6, 10).
+/// The activity buffers GapScope hands to CUPTI (docs/collector.md).
 ///
 /// - Buffers are `bufferSize` bytes, 8-byte aligned, and zero when handed out: the collector sets
 ///   CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, so CUPTI does not zero them itself on the

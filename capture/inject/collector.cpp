@@ -441,7 +441,8 @@ void Collector::shutdownLocked()
     if (auto close = m_nvtxShutdown.load(std::memory_order_acquire))
         close(end);
     CudaHooks* hooks = m_cudaHooks.load(std::memory_order_acquire);
-    // Kinds off first, then the one forced flush: complete records only (issue #18 item 7).
+    // Kinds off first, then the one forced flush: complete records only (a flush forced while kinds still
+    // record hands back records still being written, without timestamps).
     if (hooks && hooks->stop)
         hooks->stop();
     if (hooks && hooks->flush)

@@ -23,9 +23,9 @@ struct CudaHooks {
     /// hands back complete records only (NVIDIA's injection sample does the same).
     void (*stop)() = nullptr;
     /// After the last flush: detach CUPTI where this CUPTI version needs it (13.0-13.1 crash at
-    /// unload otherwise), from an API-exit callback, with a timeout. Issue #18 item 2.
+    /// unload otherwise), from an API-exit callback, with a timeout.
     void (*finalize)() = nullptr;
-    /// Spare buffers zeroed on the flush thread (issue #18 item 10).
+    /// Spare buffers zeroed on the flush thread, so that CUPTI, asking for one on a program thread, gets it ready.
     void (*refill)() = nullptr;
 };
 

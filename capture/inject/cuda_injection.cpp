@@ -33,7 +33,7 @@ using gapscope::capture::NativeStreamWriter;
 namespace {
 
 /// 2 MB: a SIGINT or a crash loses at most what the buffers hold; a thread fills one with ~10,000
-/// kernel records between two flushes (issue #18 item 6).
+/// kernel records between two flushes.
 constexpr std::size_t kBufferSize = 2u << 20;
 constexpr std::size_t kSpareBuffers = 4;
 /// The structs this build reads are CUPTI 13.0's; 13.0 Update 1 (130001) is the first to emit
@@ -154,7 +154,7 @@ void flushCupti(bool forced)
             writer->addCounters(counters);
     }
     // After a forced flush CUPTI has handed back every buffer it had: one still out was taken
-    // over by whoever registered buffer callbacks after GapScope (issue #18 item 4).
+    // over by whoever registered buffer callbacks after GapScope.
     if (forced && g_pool && g_pool->outstanding() > 0) {
         noteOnce(std::to_string(g_pool->outstanding()) + " of the " + std::to_string(g_pool->requested())
             + " CUPTI activity buffers GapScope handed out never came back: another CUPTI client in the program "
@@ -250,7 +250,7 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
             return;
         }
         // Flushes before a reset or a context's end are not forced: a forced flush there hands back
-        // records still being written, without timestamps (issue #18 item 7).
+        // records still being written, without timestamps.
         if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
             if (static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
                 Collector::instance().flushNow(false);
@@ -292,7 +292,7 @@ constexpr ActivityKind kActivityKinds[] = {
     { CUPTI_ACTIVITY_KIND_OVERHEAD, gapscope::capture::RecordOverhead, "OVERHEAD" },
 };
 
-/// The subscriber first, before anything else is registered or enabled (issue #18 item 3): when
+/// The subscriber first, before anything else is registered or enabled (CUPTI allows one subscriber): when
 /// another client holds CUPTI, GapScope must neither replace its buffer callbacks nor enable kinds.
 bool subscribe(Collector& collector)
 {
@@ -314,7 +314,7 @@ bool subscribe(Collector& collector)
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-    // Fatal errors, errors and warnings: a CUPTI that stops says why (issue #18 item 13).
+    // Fatal errors, errors and warnings: a CUPTI that stops says why.
     cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_STATE);
     return true;
 }

@@ -81,8 +81,8 @@ std::size_t eventsStartingIn(const Trace& trace, const std::vector<LaneIndex>& l
 /// events of its busiest stream, strictly inside the window; none if the device has fewer than
 /// options.parallelFromEvents events or one thread is asked for. Eight slices per thread, taken by the threads
 /// as they come free: one thread that runs slower than the others (a busy core) then holds up the end by an
-/// eighth of its share, not by half (0c98d2b, against two slices per thread alternated in one process: median
-/// 111 -> 100 ms for BM_IdleGapAnalysis/10000000; slices at all, 16c948b: 234 ms before).
+/// eighth of its share, not by half (measured against two slices per thread alternated in one process: median
+/// 111 -> 100 ms for BM_IdleGapAnalysis/10000000; without slices it took 234 ms).
 std::vector<TimeNs> sliceCuts(
     const Trace& trace, const std::vector<LaneIndex>& lanes, const Window& window, const AnalysisOptions& options)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The CUPTI activity buffer pool (issue #18 items 3, 6, 10): zeroed buffers, recycled after the
+// The CUPTI activity buffer pool: zeroed buffers, recycled after the
 // flush thread zeroes them, foreign buffers left alone, buffers that never came back counted.
 
 #include "capture/cupti/activity_buffer_pool.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, items 3 and 5: `gapscope report` counts a gap's start from the trace start, as the viewer's ruler,
+// `gapscope report` counts a gap's start from the trace start, as the viewer's ruler,
 // Gaps dock and details do, and lists the ranks of a job in rank order whatever order their files come in.
 #include "cli/commands.h"
 #include "tests/test_paths.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 13: `gapscope export --png` shows each measured note's before/after figures, verdict and window in the
+// `gapscope export --png` shows each measured note's before/after figures, verdict and window in the
 // picture's header, the same measurement `gapscope diff --note` and `export --markdown` make.
 #include "app/export/cli_picture_exporter.h"
 #include "app/export/picture_header.h"

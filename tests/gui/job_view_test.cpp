@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The viewer's side of a job (issue 15): the Job overview above the lanes and the Ranks dock, on the 8 ranks of
+// The viewer's side of a job: the Job overview above the lanes and the Ranks dock, on the 8 ranks of
 // facebookresearch/param's DLRM run, checked against `gapscope report --json` on the same files.
 #include "app/mainwindow/job_session.h"
 #include "app/mainwindow/kernels_dock.h"

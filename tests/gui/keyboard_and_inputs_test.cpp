@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, items 13 to 16: the keyboard leaves the search box and the Gaps table, search says where it is,
+// The keyboard leaves the search box and the Gaps table, search says where it is,
 // the docks give way on a small window, the gap threshold reads units, the Kernels dock's names get the
 // room, the export dialog remembers, and a finished recording asks before it replaces the open trace.
 #include "app/export/export_image_dialog.h"

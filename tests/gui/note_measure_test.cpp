@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 13, the hypothesis gets its measured answer in the viewer: "Measure against…" on the note of the longest gap
+// The hypothesis gets its measured answer in the viewer: "Measure against…" on the note of the longest gap
 // of the host-bound ResNet-50 run, against the run with four data-loader workers, fills the note exactly as
 // `gapscope diff --note ID BASE NEW` does, proposes `supported`, and leaves the status to the user.
 #include "app/annotations/annotation_controller.h"

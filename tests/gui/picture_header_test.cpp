@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, item 2: the exported picture's header computes every figure over the one range it states. A view
+// The exported picture's header computes every figure over the one range it states. A view
 // wider than the gpu window had busy and idle of the view but causes of the window only (host 380.1 +
 // launch 9.5 + sync 3.3 ≠ idle 569.9 ms); the idle outside the window is now said as such.
 #include "app/export/picture_header.h"

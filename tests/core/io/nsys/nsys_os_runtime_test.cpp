@@ -95,7 +95,7 @@ TEST(NsysOsRuntimeCloverLeaf, GpuFiguresUnchangedAndTheTraceWindowStartsAtTheFir
 {
     const Trace trace = load(kCloverLeaf);
     // Over the gpu window the OS calls change nothing: they are not GPU activity, not launches and not
-    // synchronizing calls (the figures are those of the import without OSRT_API, commit 229148a).
+    // synchronizing calls (the figures are those of the import without OSRT_API).
     const AnalysisResult gpu = analyze(trace, {});
     ASSERT_EQ(gpu.devices.size(), 1u);
     EXPECT_EQ(gpu.devices[0].spanNs, 342'407'810);
