@@ -4,17 +4,16 @@
 #include "cli/job_report.h"
 #include "cli/report_options.h"
 #include "core/io/common/atomic_file.h"
+#include "core/parallel_for.h"
 #include "core/summary/summary_json.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
-#include <thread>
 
 namespace gapscope::cli {
 
@@ -119,20 +118,8 @@ std::vector<JobEntry> summarizeOnThreads(
     const std::vector<std::string>& files, const AnalysisOptions& analysis, unsigned threads)
 {
     std::vector<JobEntry> entries(files.size());
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, files.size()));
-    std::atomic<std::size_t> next { 0 };
-    const auto work = [&] {
-        for (std::size_t i = next++; i < files.size(); i = next++)
-            entries[i] = summarizeJobFile(files[i], analysis);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& thread : pool)
-        thread.join();
+    parallelFor(files.size(), threadsOrCores(threads),
+        [&](std::size_t i) { entries[i] = summarizeJobFile(files[i], analysis); });
     return entries;
 }
 
