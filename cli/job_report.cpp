@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "cli/job_report.h"
 
+#include "cli/text_columns.h"
+#include "core/model/labels.h"
 #include "core/model/time_format.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -12,24 +16,6 @@ namespace gapscope::cli {
 using nlohmann::json;
 
 namespace {
-
-std::string percent(double fraction)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f %%", 100.0 * fraction);
-    return buffer;
-}
-
-// Pads to a display width, counting UTF-8 code points (formatDuration writes "µs").
-std::string pad(std::string text, std::size_t width)
-{
-    std::size_t columns = 0;
-    for (unsigned char c : text)
-        columns += (c & 0xc0) != 0x80 ? 1 : 0;
-    if (columns < width)
-        text.append(width - columns, ' ');
-    return text;
-}
 
 std::string shortName(const std::string& name, std::size_t width)
 {
@@ -72,7 +58,7 @@ void writeJobText(const std::vector<RankSummary>& summaries, const JobAnalysis& 
         out << "  ! " << problem << "\n";
     if (job.straggler) {
         out << "  straggler    rank " << job.straggler->rank << ", last in " << job.straggler->timesLast << " of "
-            << job.collectives.size() << " collectives (" << percent(job.straggler->share) << ")\n";
+            << job.collectives.size() << " collectives (" << percentText(job.straggler->share) << ")\n";
     } else {
         out << "  straggler    none (no collective matched across ranks)\n";
     }
@@ -86,7 +72,7 @@ void writeJobText(const std::vector<RankSummary>& summaries, const JobAnalysis& 
         << pad("in wait", 11) << "file\n";
     for (const RankSkewFigures& r : job.perRank) {
         const RankSummary& s = summaries[r.input];
-        out << "  " << pad(std::to_string(r.rank), 6) << pad(percent(utilization(s)), 9)
+        out << "  " << pad(std::to_string(r.rank), 6) << pad(percentText(utilization(s)), 9)
             << pad(formatDuration(s.idleNs()), 11);
         const auto byCause = s.idleByCause();
         for (int c = 0; c < kGapCauseCount; ++c)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Column helpers the text reports share (`report`, `diff`).
+// Column helpers the text reports share (`report`, `diff`, `job`).
 
 #include <string>
 
