@@ -8,6 +8,8 @@
 #include "core/summary/summary_json.h"
 #include "core/summary/summary_run.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <set>

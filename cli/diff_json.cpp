@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// `gapscope diff --json`: the document whose keys README "Command line" lists.
+// `gapscope diff --json`: the document whose keys docs/json-output.md lists.
 #include "cli/diff_report.h"
+
+#include <nlohmann/json.hpp>
 
 namespace gapscope::cli {
 

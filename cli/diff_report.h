@@ -2,12 +2,12 @@
 #pragma once
 
 // The two forms of `gapscope diff`'s answer: the readable one (verdict line first) and the JSON document
-// (fixed keys, README "Command line").
+// (fixed keys: docs/json-output.md).
 
 #include "cli/diff_options.h"
 #include "core/analysis/compare.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <ostream>
 

@@ -7,7 +7,7 @@
 #include "core/analysis/collectives.h"
 #include "core/summary/rank_summary.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <ostream>
 #include <vector>
@@ -21,7 +21,7 @@ JobAnalysis analyzeSummaries(const std::vector<RankSummary>& summaries);
 void writeJobText(
     const std::vector<RankSummary>& summaries, const JobAnalysis& job, std::size_t top, std::ostream& out);
 
-/// The `job` object of `report --json` and `job --json` (README.md, "Job JSON").
+/// The `job` object of `report --json` and `job --json` (its keys: docs/json-output.md).
 nlohmann::json jobToJson(const std::vector<RankSummary>& summaries, const JobAnalysis& job);
 
 } // namespace gapscope::cli

@@ -9,6 +9,8 @@
 #include "core/summary/rank_summary.h"
 #include "core/summary/summary_json.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 
 namespace gapscope::cli {
