@@ -3,6 +3,8 @@
 
 #include "cli/command_usage.h"
 #include "cli/commands.h"
+// The viewer's option list only (a Qt-free header): which first arguments ask for the viewer.
+#include "app/viewer.h"
 #include "core/io/native/native_format.h"
 
 #include <algorithm>
@@ -64,9 +66,9 @@ bool isViewerCommandLine(const std::vector<std::string>& args)
     if (args.empty())
         return true;
     const std::string& first = args[0];
-    for (const char* option :
-        { "--demo", "--screenshot", "--select-longest-gap", "--explain-longest-gap", "--size", "--compare" }) {
-        if (first == option || first.rfind(std::string(option) + "=", 0) == 0)
+    for (const ViewerOption& declared : kViewerOptions) {
+        const std::string option = std::string("--") + declared.name;
+        if (first == option || first.rfind(option + "=", 0) == 0)
             return true;
     }
     std::error_code error;
