@@ -12,11 +12,26 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gapscope::cli {
 
 namespace {
+
+using Command = int (*)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// Each subcommand and the function that runs it (commands.h); its usage is in command_usage.cpp.
+constexpr std::pair<std::string_view, Command> kCommands[] = {
+    { "report", runReport },
+    { "diff", runDiff },
+    { "summarize", runSummarize },
+    { "job", runJob },
+    { "convert", runConvert },
+    { "export", runExport },
+    { "record", runRecord },
+};
 
 // Composed from each command's own usage (cli/command_usage.cpp), so that the two never drift.
 void printUsage(std::ostream& out)
@@ -105,20 +120,10 @@ int runCommandLine(int argc, char** argv, const ViewerEntry* viewer)
         std::cout << usageText(command);
         return 0;
     }
-    if (command == "report")
-        return runReport(args, std::cout, std::cerr);
-    if (command == "diff")
-        return runDiff(args, std::cout, std::cerr);
-    if (command == "summarize")
-        return runSummarize(args, std::cout, std::cerr);
-    if (command == "job")
-        return runJob(args, std::cout, std::cerr);
-    if (command == "convert")
-        return runConvert(args, std::cout, std::cerr);
-    if (command == "export")
-        return runExport(args, std::cout, std::cerr);
-    if (command == "record")
-        return runRecord(args, std::cout, std::cerr);
+    for (const auto& [name, run] : kCommands) {
+        if (command == name)
+            return run(args, std::cout, std::cerr);
+    }
     std::cerr << "gapscope: unknown command '" << command << "'\n\n";
     printUsage(std::cerr);
     return 2;
