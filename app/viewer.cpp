@@ -10,7 +10,6 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 namespace gapscope {
@@ -47,20 +46,6 @@ void scheduleScreenshot(
 
 } // namespace
 
-bool isViewerCommandLine(const std::vector<std::string>& args)
-{
-    if (args.empty())
-        return true;
-    const std::string& first = args[0];
-    for (const char* option :
-        { "--demo", "--screenshot", "--select-longest-gap", "--explain-longest-gap", "--size", "--compare" }) {
-        if (first == option || first.rfind(std::string(option) + "=", 0) == 0)
-            return true;
-    }
-    std::error_code error;
-    return std::filesystem::is_regular_file(first, error);
-}
-
 int runViewer(int argc, char** argv)
 {
     QApplication application(argc, argv);
@@ -72,18 +57,18 @@ int runViewer(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("GapScope: GPU timeline viewer and idle-gap analysis"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Open the bundled demo trace."));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-        QStringLiteral("Save a picture of the window once loaded, then quit."), QStringLiteral("FILE"));
-    const QCommandLineOption longestGap(
-        QStringLiteral("select-longest-gap"), QStringLiteral("Select the longest gap once loaded."));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size."), QStringLiteral("WxH"));
-    const QCommandLineOption explainGap(QStringLiteral("explain-longest-gap"),
-        QStringLiteral("Write a note about the longest gap once loaded (saved next to the trace)."));
-    const QCommandLineOption compare(QStringLiteral("compare"),
-        QStringLiteral("Compare the trace(s) with this run (NEW), shown under them; repeat for the ranks of a job."),
-        QStringLiteral("NEW"));
-    parser.addOptions({ demo, screenshot, longestGap, explainGap, size, compare });
+    for (const ViewerOption& declared : kViewerOptions) {
+        QCommandLineOption option(QString::fromLatin1(declared.name), QString::fromUtf8(declared.help));
+        if (declared.valueName)
+            option.setValueName(QString::fromLatin1(declared.valueName));
+        parser.addOption(option);
+    }
+    const QString demo = QStringLiteral("demo");
+    const QString screenshot = QStringLiteral("screenshot");
+    const QString longestGap = QStringLiteral("select-longest-gap");
+    const QString explainGap = QStringLiteral("explain-longest-gap");
+    const QString size = QStringLiteral("size");
+    const QString compare = QStringLiteral("compare");
     parser.addPositionalArgument(
         QStringLiteral("trace"), QStringLiteral("Trace files (the ranks of one job)."), QStringLiteral("[TRACE...]"));
     parser.process(application);

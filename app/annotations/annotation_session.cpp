@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/annotations/annotation_session.h"
 
-#include "app/mainwindow/compared_traces.h"
+#include "core/analysis/compared_traces.h"
 
 #include "app/annotations/annotation_controller.h"
 #include "app/annotations/annotation_editor.h"

@@ -4,10 +4,10 @@
 // `gapscope export --png OUT` (or OUT.pdf): the annotated picture drawn headless by the viewer's renderer.
 // The executable installs it with cli::setPngExporter when built with Qt.
 
-#include "app/cli/export_options.h"
 #include "app/export/annotated_picture.h"
 #include "app/timeline/gap_overlay.h"
 #include "app/timeline/timeline_index.h"
+#include "cli/export_options.h"
 
 #include <memory>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/mainwindow/diff_dock.h"
 
-#include "app/cli/diff_report.h"
+#include "core/analysis/compare_text.h"
 #include "core/model/time_format.h"
 
 #include <QHeaderView>
@@ -140,7 +140,7 @@ void DiffDock::setDiff(std::shared_ptr<const ComparisonDiff> diff, const QString
     }
     const ComparisonDiff& d = *m_diff;
     // The line `gapscope diff` prints first, word for word.
-    m_verdict->setText(text(cli::verdictLine(d.diff.steps)));
+    m_verdict->setText(text(verdictLine(d.diff.steps)));
     QString window = tr("Window: BASE %1; NEW %2.")
                          .arg(text(comparisonWindowText(d.baseWindow, d.options)),
                              text(comparisonWindowText(d.newWindow, d.options)));

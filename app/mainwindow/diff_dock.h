@@ -5,7 +5,7 @@
 // tables (devices, steps, kernels, the longest gaps of each side, warnings). A click on a kernel row asks for its
 // occurrences in both blocks, one on a device row for that device's gap bands.
 
-#include "app/mainwindow/comparison_diff.h"
+#include "core/analysis/comparison_diff.h"
 
 #include <QWidget>
 

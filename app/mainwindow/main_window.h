@@ -6,8 +6,8 @@
 // non-modal dialog naming the file and the place, and leaves the previous trace on screen.
 
 #include "app/export/export_image_dialog.h"
-#include "app/mainwindow/comparison_diff.h"
 #include "app/mainwindow/trace_loader.h"
+#include "core/analysis/comparison_diff.h"
 
 #include <QMainWindow>
 

@@ -5,9 +5,9 @@
 // LatestJob: a newer request or Cancel asks the running one to stop (the readers and analyze() check a
 // std::stop_token) and drops its result; results come back as immutable shared objects on the GUI thread.
 
-#include "app/mainwindow/compared_traces.h"
 #include "app/mainwindow/latest_job.h"
 #include "app/timeline/timeline_data.h"
+#include "core/analysis/compared_traces.h"
 #include "core/io/common/read_filter.h"
 
 #include <QObject>

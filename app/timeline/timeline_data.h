@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace gapscope::app {
+namespace gapscope {
 struct ComparedTraces;
 }
 
@@ -28,7 +28,7 @@ struct LoadedTrace {
     /// A comparison (File › Compare With…): `trace` holds BASE's processes, then NEW's with NEW's times shifted,
     /// laid out in these two titled blocks; `comparison` keeps the two traces as read. Empty / null otherwise.
     std::vector<ProcessBlock> blocks;
-    std::shared_ptr<const app::ComparedTraces> comparison;
+    std::shared_ptr<const ComparedTraces> comparison;
 };
 
 struct AnalysisSnapshot {

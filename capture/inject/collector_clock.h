@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Which clock CUPTI's timestamps are on (issue #18 item 12). cuptiGetTimestamp is CLOCK_REALTIME on
+// Which clock CUPTI's timestamps are on. cuptiGetTimestamp is CLOCK_REALTIME on
 // Linux but CLOCK_MONOTONIC_RAW on WSL; the launcher's record window is on CLOCK_REALTIME. The
 // collector reads CUPTI's clock once at start, finds which POSIX clock it is, and from then on
 // timestamps NVTX calls and its own events with clock_gettime on that clock: no CUPTI call on the

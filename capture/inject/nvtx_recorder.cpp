@@ -173,7 +173,7 @@ void threadExited(void* opaque)
     auto* state = static_cast<ThreadState*>(opaque);
     try {
         // Its name as it leaves: a thread that renamed itself after its first range, and ended
-        // before the next /proc scan, keeps the name it had last (issue #16 item 19).
+        // before the next /proc scan, keeps the name it had last.
         Collector::instance().noteThreadName(state->tid, ownThreadName(), true);
         if (NativeStreamWriter* writer = Collector::instance().writer())
             closeThreadRanges(*state, *writer, Collector::now());
@@ -296,7 +296,7 @@ OpenRange describe(const Domain* domain, std::string message)
 // ---- the operations every handler maps to -----------------------------------------------------
 
 // Each operation asks for the writer before it reads the clock: after exit there is nothing to
-// time (issue #18 item 12).
+// time.
 
 int push(OpenRange range)
 {
@@ -430,7 +430,7 @@ void childAfterFork()
 void installHooks()
 {
     // NVTX calls InitializeInjectionNvtx2 once per copy of NVTX in the process (each library built
-    // with the header-only NVTX has its own): the hooks go in once (issue #18 item 20).
+    // with the header-only NVTX has its own): the hooks go in once.
     static std::once_flag once;
     std::call_once(once, [] {
         pthread_key_create(&g_threadKey, &threadExited);

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The OS names of the process's threads, as the collector learnt them (issue #16 item 19, #18
-// item 9). A thread's name is read on the thread itself when it first records and when it exits,
-// so a thread that ends before the next /proc scan keeps its name. Once a thread has exited, its
-// tid's name is final: a later thread that gets the same tid does not rename the earlier one's lane.
-// Header-only: the collector may not link core.
+// The OS names of the process's threads, as the collector learnt them. A thread's name is read on the thread itself
+// when it first records and when it exits, so a thread that ends before the next /proc scan keeps its name. Once a
+// thread has exited, its tid's name is final: a later thread that gets the same tid does not rename the earlier one's
+// lane. Header-only: the collector may not link core.
 
 #include <cstdint>
 #include <mutex>

@@ -131,7 +131,7 @@ std::optional<std::string> findInjectionLibrary(std::string& error)
 bool nvidiaDriverPresent()
 {
     // The device node too: some containers show the GPU (and nvidia-smi works) without
-    // /proc/driver/nvidia (issue #18 item 15).
+    // /proc/driver/nvidia.
     return ::access("/proc/driver/nvidia/version", F_OK) == 0 || ::access("/dev/nvidiactl", F_OK) == 0;
 }
 

@@ -45,15 +45,7 @@ bool NativeStreamWriter::open(const std::string& path, const Header& header, std
     }
     m_fd = fd;
     m_path = path;
-    native::FileHeader h {};
-    std::memcpy(h.magic, native::kMagic, sizeof(h.magic));
-    h.formatVersion = native::kFormatVersion;
-    h.headerSize = sizeof(h);
-    std::strncpy(h.producer, "gapscope " GAPSCOPE_VERSION, sizeof(h.producer) - 1);
-    h.clock = static_cast<std::uint32_t>(header.clock);
-    h.rank = header.rank;
-    h.pid = header.pid;
-    h.startTimeNs = header.startTimeNs;
+    const native::FileHeader h = native::makeFileHeader(header.clock, header.rank, header.pid, header.startTimeNs);
     const FlushResult written = writeAll(std::string(reinterpret_cast<const char*>(&h), sizeof(h)));
     if (written.error != 0) {
         m_openErrno = written.error;

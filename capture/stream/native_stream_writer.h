@@ -94,7 +94,7 @@ private:
         const void* payload, std::size_t payloadSize);
     FlushResult writeAll(const std::string& bytes);
     /// After a failed write: cuts the file back to its last complete chunk and, space permitting,
-    /// appends a CollectorError saying where and why recording stopped (issue #17 section 4).
+    /// appends a CollectorError saying where and why recording stopped.
     void stopAfterFailedWrite(int error);
 
     /// Distinguishes writers in the per-thread buffer cache (addresses can be reused).

@@ -10,13 +10,11 @@
 #include "core/analysis/steps_internal.h"
 #include "core/model/huge_pages.h"
 #include "core/model/process_order.h"
+#include "core/parallel_for.h"
 
 #include <algorithm>
-#include <atomic>
-#include <future>
 #include <limits>
 #include <optional>
-#include <thread>
 
 namespace gapscope {
 
@@ -65,7 +63,7 @@ std::size_t eventsOn(const Trace& trace, const std::vector<LaneIndex>& lanes, st
 /// The threads options.threads asks for.
 unsigned threadsFor(const AnalysisOptions& options)
 {
-    return options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    return threadsOrCores(options.threads);
 }
 
 /// The events of `lanes` that start in `slice`.
@@ -81,8 +79,8 @@ std::size_t eventsStartingIn(const Trace& trace, const std::vector<LaneIndex>& l
 /// events of its busiest stream, strictly inside the window; none if the device has fewer than
 /// options.parallelFromEvents events or one thread is asked for. Eight slices per thread, taken by the threads
 /// as they come free: one thread that runs slower than the others (a busy core) then holds up the end by an
-/// eighth of its share, not by half (0c98d2b, against two slices per thread alternated in one process: median
-/// 111 -> 100 ms for BM_IdleGapAnalysis/10000000; slices at all, 16c948b: 234 ms before).
+/// eighth of its share, not by half (measured against two slices per thread alternated in one process: median
+/// 111 -> 100 ms for BM_IdleGapAnalysis/10000000; without slices it took 234 ms).
 std::vector<TimeNs> sliceCuts(
     const Trace& trace, const std::vector<LaneIndex>& lanes, const Window& window, const AnalysisOptions& options)
 {
@@ -163,21 +161,12 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
         slice.emitter.emplace(slice.window, classifier, slice.gaps, options.rankedDeviceGaps + 1);
     }
     // Each thread takes the next slice not taken yet; this one too.
-    std::atomic<std::size_t> nextSlice { 0 };
-    const auto measureSlices = [&] {
-        for (std::size_t i; (i = nextSlice.fetch_add(1)) < sliceCount;) {
-            Slice& slice = slices[i];
-            slice.measure = measureDevice(
-                trace, lanes, names, &summaries, options.activity, slice.window, slice.extent, *slice.emitter);
-            slice.emitter->finish();
-        }
-    };
-    std::vector<std::future<void>> helpers;
-    for (std::size_t t = 1; t < std::min<std::size_t>(threadsFor(options), sliceCount); ++t)
-        helpers.push_back(std::async(std::launch::async, measureSlices));
-    measureSlices();
-    for (std::future<void>& helper : helpers)
-        helper.get();
+    parallelFor(sliceCount, threadsFor(options), [&](std::size_t i) {
+        Slice& slice = slices[i];
+        slice.measure = measureDevice(
+            trace, lanes, names, &summaries, options.activity, slice.window, slice.extent, *slice.emitter);
+        slice.emitter->finish();
+    });
     // The slices' gaps joined at the cuts, left to right.
     DeviceMeasure measure = slices[0].measure;
     GapEmitter& gaps = *slices[0].emitter;
@@ -234,16 +223,15 @@ void appendStreamGaps(const Trace& trace, DeviceIndex device, const NameClasses&
         return out;
     };
     std::size_t split = lanes.size();
-    if (events >= options.parallelFromEvents && threadsFor(options) > 1) {
-        std::size_t before = 0;
-        for (split = 0; split < lanes.size() && before < events / 2; ++split)
-            before += trace.lanes()[lanes[split].value].events.size();
-    }
-    auto later = std::async(split < lanes.size() ? std::launch::async : std::launch::deferred,
-        [&] { return streamGapsOf(split, lanes.size()); });
-    std::vector<GapRun> runs = streamGapsOf(0, split);
-    std::vector<GapRun> laterRuns = later.get();
-    runs.insert(runs.end(), std::make_move_iterator(laterRuns.begin()), std::make_move_iterator(laterRuns.end()));
+    if (events >= options.parallelFromEvents && threadsFor(options) > 1)
+        split = halfWeightSplit(
+            lanes.size(), events, [&](std::size_t i) { return trace.lanes()[lanes[i].value].events.size(); });
+    const std::size_t bounds[] = { 0, split, lanes.size() };
+    std::vector<GapRun> parts[2];
+    parallelFor(2, split < lanes.size() ? 2 : 1,
+        [&](std::size_t part) { parts[part] = streamGapsOf(bounds[part], bounds[part + 1]); });
+    std::vector<GapRun>& runs = parts[0];
+    runs.insert(runs.end(), std::make_move_iterator(parts[1].begin()), std::make_move_iterator(parts[1].end()));
     for (GapRun& run : runs)
         gaps.append(std::move(run));
 }

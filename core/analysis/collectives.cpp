@@ -90,12 +90,12 @@ std::string formatRankList(const std::vector<int>& ranks)
     return text;
 }
 
-JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
-{
-    JobAnalysis job;
-    job.worldSize = jobWorldSize(inputs);
+namespace {
 
-    // Which inputs make up the job: one per rank, all of one world size.
+/// Which inputs make up the job: one per rank, all of one world size. Fills job.ranks, job.missingRanks and the
+/// problems of the inputs left out; returns the input of each rank, in rank order.
+std::map<int, std::size_t> selectRanks(const std::vector<JobRankInput>& inputs, JobAnalysis& job)
+{
     std::map<int, std::size_t> byRank;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const JobRankInput& input = inputs[i];
@@ -134,11 +134,12 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
                 + std::to_string(*job.worldSize) + " present): figures are for the ranks present");
         }
     }
+    return byRank;
+}
 
-    // How to match: by sequence when every occurrence carries (group, collective, seq).
-    std::vector<const JobRankInput*> analysed;
-    for (const auto& [rank, index] : byRank)
-        analysed.push_back(&inputs[index]);
+/// How to match: by sequence when every occurrence carries (group, collective, seq), else by order.
+CollectiveMatching chooseMatching(const std::vector<const JobRankInput*>& analysed)
+{
     bool everySequenced = true;
     bool anyOccurrence = false;
     for (const JobRankInput* input : analysed) {
@@ -147,28 +148,38 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
             everySequenced = everySequenced && o.seq && !o.collective.empty();
         }
     }
-    job.matching = anyOccurrence && everySequenced ? CollectiveMatching::BySequence : CollectiveMatching::ByOrder;
+    return anyOccurrence && everySequenced ? CollectiveMatching::BySequence : CollectiveMatching::ByOrder;
+}
 
-    // Names interned once, so that a key is three numbers: a thousand ranks of a thousand collectives each are
-    // a million keys to place.
-    std::unordered_map<std::string_view, std::uint32_t> nameIds;
+/// Every occurrence of the analysed ranks under its match key.
+struct KeyedOccurrences {
+    /// Interned names (collective, group or kernel), so that a key is three numbers: a thousand ranks of a
+    /// thousand collectives each are a million keys to place.
     std::vector<std::string_view> names;
-    const auto intern = [&](const std::string& name) {
-        const auto [it, inserted] = nameIds.emplace(name, static_cast<std::uint32_t>(names.size()));
-        if (inserted)
-            names.push_back(name);
-        return it->second;
-    };
-    std::map<MatchKey, std::uint32_t> keyIndex;
     std::vector<MatchKey> keys;
     /// Per key, its occurrences as (analysed rank, occurrence), in rank order.
     std::vector<std::vector<std::pair<std::uint32_t, const CollectiveOccurrence*>>> keyed;
+    /// The keys in the order of (name, group, seq) as text, which breaks ties of first arrival.
+    std::vector<std::uint32_t> keyOrder;
+};
+
+KeyedOccurrences keyOccurrences(const std::vector<const JobRankInput*>& analysed, CollectiveMatching matching)
+{
+    KeyedOccurrences out;
+    std::unordered_map<std::string_view, std::uint32_t> nameIds;
+    const auto intern = [&](const std::string& name) {
+        const auto [it, inserted] = nameIds.emplace(name, static_cast<std::uint32_t>(out.names.size()));
+        if (inserted)
+            out.names.push_back(name);
+        return it->second;
+    };
+    std::map<MatchKey, std::uint32_t> keyIndex;
     std::vector<std::int64_t> order;
     for (std::size_t r = 0; r < analysed.size(); ++r) {
         std::fill(order.begin(), order.end(), 0);
         for (const CollectiveOccurrence& o : *analysed[r]->collectives) {
             MatchKey key;
-            if (job.matching == CollectiveMatching::BySequence) {
+            if (matching == CollectiveMatching::BySequence) {
                 key = { intern(o.collective), intern(o.group), *o.seq };
             } else {
                 const std::uint32_t name = intern(o.kernel);
@@ -176,33 +187,37 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
                     order.resize(name + 1, 0);
                 key = { name, 0, order[name]++ };
             }
-            const auto [it, inserted] = keyIndex.emplace(key, static_cast<std::uint32_t>(keys.size()));
+            const auto [it, inserted] = keyIndex.emplace(key, static_cast<std::uint32_t>(out.keys.size()));
             if (inserted) {
-                keys.push_back(key);
-                keyed.emplace_back();
+                out.keys.push_back(key);
+                out.keyed.emplace_back();
             }
-            keyed[it->second].emplace_back(static_cast<std::uint32_t>(r), &o);
+            out.keyed[it->second].emplace_back(static_cast<std::uint32_t>(r), &o);
         }
     }
-    // Keys in the order of (name, group, seq) as text, which breaks ties of first arrival below.
-    std::vector<std::uint32_t> keyOrder(keys.size());
-    for (std::uint32_t k = 0; k < keys.size(); ++k)
-        keyOrder[k] = k;
-    std::sort(keyOrder.begin(), keyOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+    out.keyOrder.resize(out.keys.size());
+    for (std::uint32_t k = 0; k < out.keys.size(); ++k)
+        out.keyOrder[k] = k;
+    const auto& names = out.names;
+    const auto& keys = out.keys;
+    std::sort(out.keyOrder.begin(), out.keyOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
         return std::tie(names[keys[a].name], names[keys[a].group], keys[a].seq)
             < std::tie(names[keys[b].name], names[keys[b].group], keys[b].seq);
     });
+    return out;
+}
 
-    job.perRank.resize(analysed.size());
-    for (std::size_t r = 0; r < analysed.size(); ++r) {
-        RankSkewFigures& figures = job.perRank[r];
-        figures.rank = job.ranks[r];
-        figures.input = byRank[job.ranks[r]];
-        figures.exposedCommunicationNs = analysed[r]->exposedCommunicationNs;
-    }
+/// The collectives that several ranks reached, with their arrivals and skew, into job.collectives (by first
+/// arrival), and each rank's matched, unmatched, wait and times-last counts into job.perRank. Returns the skews
+/// of each collective name.
+std::map<std::string_view, std::vector<TimeNs>> matchCollectives(
+    const KeyedOccurrences& occurrencesByKey, std::size_t rankCount, JobAnalysis& job)
+{
+    const auto& names = occurrencesByKey.names;
+    const auto& keys = occurrencesByKey.keys;
     std::map<std::string_view, std::vector<TimeNs>> skewsByName;
-    for (const std::uint32_t k : keyOrder) {
-        const auto& occurrences = keyed[k];
+    for (const std::uint32_t k : occurrencesByKey.keyOrder) {
+        const auto& occurrences = occurrencesByKey.keyed[k];
         const bool several = occurrences.front().first != occurrences.back().first;
         if (!several) {
             job.perRank[occurrences.front().first].unmatched += occurrences.size();
@@ -214,15 +229,15 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
             ? std::string()
             : std::string(names[keys[k].group]);
         matched.seq = keys[k].seq;
-        matched.arrivals.resize(analysed.size());
-        matched.ends.resize(analysed.size());
+        matched.arrivals.resize(rankCount);
+        matched.ends.resize(rankCount);
         for (const auto& [r, o] : occurrences) {
             matched.arrivals[r] = matched.arrivals[r] ? std::min(*matched.arrivals[r], o->start) : o->start;
             matched.ends[r] = matched.ends[r] ? std::max(*matched.ends[r], o->end) : o->end;
         }
         TimeNs minArrival = 0, maxArrival = 0, minEnd = 0, maxEnd = 0;
         bool first = true;
-        for (std::size_t r = 0; r < analysed.size(); ++r) {
+        for (std::size_t r = 0; r < rankCount; ++r) {
             if (!matched.arrivals[r])
                 continue;
             const TimeNs arrival = *matched.arrivals[r];
@@ -253,7 +268,13 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
     }
     std::stable_sort(job.collectives.begin(), job.collectives.end(),
         [](const MatchedCollective& a, const MatchedCollective& b) { return a.firstArrival() < b.firstArrival(); });
+    return skewsByName;
+}
 
+/// What the matches add up to: the warning about collectives that end far apart, each rank's exposed wait and
+/// transfer, the total wait, the straggler and the skew statistics per collective name.
+void summarizeMatches(std::map<std::string_view, std::vector<TimeNs>>& skewsByName, JobAnalysis& job)
+{
     std::size_t farApart = 0;
     for (const MatchedCollective& c : job.collectives)
         farApart += c.endSpreadNs > kSuspectEndSpreadNs ? 1 : 0;
@@ -281,6 +302,29 @@ JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
         stats.p95Ns = nearestRankPercentile(skews, 0.95);
         job.skewByName.push_back(std::move(stats));
     }
+}
+
+} // namespace
+
+JobAnalysis analyzeJob(const std::vector<JobRankInput>& inputs)
+{
+    JobAnalysis job;
+    job.worldSize = jobWorldSize(inputs);
+    const std::map<int, std::size_t> byRank = selectRanks(inputs, job);
+    std::vector<const JobRankInput*> analysed;
+    analysed.reserve(byRank.size());
+    for (const auto& [rank, index] : byRank)
+        analysed.push_back(&inputs[index]);
+    job.matching = chooseMatching(analysed);
+    job.perRank.resize(analysed.size());
+    for (std::size_t r = 0; r < analysed.size(); ++r) {
+        RankSkewFigures& figures = job.perRank[r];
+        figures.rank = job.ranks[r];
+        figures.input = byRank.at(job.ranks[r]);
+        figures.exposedCommunicationNs = analysed[r]->exposedCommunicationNs;
+    }
+    auto skewsByName = matchCollectives(keyOccurrences(analysed, job.matching), analysed.size(), job);
+    summarizeMatches(skewsByName, job);
     return job;
 }
 

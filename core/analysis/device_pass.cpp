@@ -235,7 +235,7 @@ DeviceMeasure sweepRuns(const Trace& trace, const std::vector<LaneIndex>& lanes,
     const LaneRun main = *busiest;
     runs.erase(busiest);
     // A busiest stream of compute kernels only (its lane summary says so), the usual case: its events are
-    // taken as such, without asking each what it is (31ac1bf: 1.22 G -> 1.11 G instructions for the 10 M-event
+    // taken as such, without asking each what it is (measured: 1.22 G -> 1.11 G instructions for the 10 M-event
     // pass under callgrind).
     const bool mainComputeOnly = summaries && (*summaries)[main.lane].holdsOnlyComputeKernels();
     if (runs.size() <= FewRunsMerge::kMaxRuns) {

@@ -2,6 +2,7 @@
 #include "core/analysis/lane_summaries.h"
 
 #include "core/model/call_names.h"
+#include "core/parallel_for.h"
 
 #include <thread>
 
@@ -59,12 +60,10 @@ LaneSummaries::LaneSummaries(const Trace& trace)
         summarizeLanes(0, m_lanes.size());
         return;
     }
-    std::size_t split = 0;
-    for (std::size_t before = 0; split < m_lanes.size() && before < total / 2; ++split)
-        before += trace.lanes()[split].events.size();
-    std::thread helper(summarizeLanes, split, m_lanes.size());
-    summarizeLanes(0, split);
-    helper.join();
+    const std::size_t split
+        = halfWeightSplit(m_lanes.size(), total, [&](std::size_t l) { return trace.lanes()[l].events.size(); });
+    const std::size_t bounds[] = { 0, split, m_lanes.size() };
+    parallelFor(2, 2, [&](std::size_t part) { summarizeLanes(bounds[part], bounds[part + 1]); });
 }
 
 } // namespace gapscope

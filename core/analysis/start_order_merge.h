@@ -32,8 +32,8 @@ struct LaneRun {
 
 /// The same sequence for a few runs, taken one event at a time by comparing the runs' next starts: for the
 /// streams beside a device's busiest, which are few and whose events come one or two at a time between the
-/// busiest stream's. Measured (414e6e4): the 10 M-event pass alone, one thread, 136-140 -> 124-125 ms against a
-/// merge tree; its replay of three matches per event (e7836b1) 1.04 G -> 0.99 G instructions, 6.8 M -> 5.1 M
+/// busiest stream's. Measured: the 10 M-event pass alone, one thread, 136-140 -> 124-125 ms against a merge
+/// tree; replaying only three matches per event, 1.04 G -> 0.99 G instructions, 6.8 M -> 5.1 M
 /// mispredicted branches. The runs' next starts are the leaves of a tournament of
 /// eight whose every match keeps its winner: taking an event replays only the three matches on its run's
 /// way up, each a comparison and a select. Equal starts come in run order (the left one wins a tie).

@@ -2,12 +2,12 @@
 #pragma once
 
 // Asking the kernel for transparent huge pages on large fresh buffers (lanes being loaded, the gap list of
-// an analysis): faulting hundreds of MB in 4 KiB at a time costs more than writing them. Measured (4b53eb5,
-// docs/performance.md): gap lists on 2 MiB boundaries take a 10 M-event analysis from ~3,600 to ~120 page
-// faults; the nsys import's lanes (d472b08) from 49 k to 13 k page faults per import, and with every lane
-// buffer, maxEndPrefix and correlation table from 2 MiB up on a 2 MiB boundary (HugePageVector) to about 40:
-// TraceBuilder::finish() of those 4 M events 96 -> 29 ms. The system calls stay in huge_pages.cpp, so that
-// users of this header (every user of analysis.h) do not get <sys/mman.h>.
+// an analysis): faulting hundreds of MB in 4 KiB at a time costs more than writing them. Measured
+// (docs/performance.md): gap lists on 2 MiB boundaries take a 10 M-event analysis from ~3,600 to ~120 page faults; the
+// nsys import's lanes from 49 k to 13 k page faults per import, and with every lane buffer, maxEndPrefix and
+// correlation table from 2 MiB up on a 2 MiB boundary (HugePageVector) to about 40: TraceBuilder::finish() of those 4 M
+// events 96 -> 29 ms. The system calls stay in huge_pages.cpp, so that users of this header (every user of analysis.h)
+// do not get <sys/mman.h>.
 
 #include <cstddef>
 #include <vector>

@@ -3,6 +3,7 @@
 
 #include "core/model/call_names.h"
 #include "core/model/lane_order.h"
+#include "core/parallel_for.h"
 
 #include <algorithm>
 #include <limits>
@@ -177,17 +178,13 @@ Trace TraceBuilder::finish() &&
         buildGpuOps();
         return trace;
     }
+    // The classifier runs beside both steps below; each step cuts its work in two.
     std::thread classifier(classify);
-    // The split point: the first lane at which the events before it reach half of the total.
-    std::size_t split = 0;
-    for (std::size_t before = 0; split < lanes.size() && before < total / 2; ++split)
-        before += lanes[split].events.size();
-    std::thread helper(finishLanes, split, lanes.size());
-    finishLanes(0, split);
-    helper.join();
-    std::thread launches(buildLaunches);
-    buildGpuOps();
-    launches.join();
+    const std::size_t split
+        = halfWeightSplit(lanes.size(), total, [&](std::size_t l) { return lanes[l].events.size(); });
+    const std::size_t bounds[] = { 0, split, lanes.size() };
+    parallelFor(2, 2, [&](std::size_t part) { finishLanes(bounds[part], bounds[part + 1]); });
+    parallelFor(2, 2, [&](std::size_t part) { part == 0 ? buildGpuOps() : buildLaunches(); });
     classifier.join();
     return trace;
 }

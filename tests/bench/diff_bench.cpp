@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope diff` end to end on two ~55 MB Kineto traces (DESIGN.md §8: ≤ 1 s), against two `gapscope report`
 // runs on the same files with the same options, and the step verdict alone (the bootstrap's 10,000 resamples).
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/analysis/compare.h"
 #include "tests/bench/kineto_trace_generator.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Which POSIX clock CUPTI's timestamps are on (issue #18 item 12), from readings taken back to back.
+// Which POSIX clock CUPTI's timestamps are on, from readings taken back to back.
 
 #include "capture/inject/collector_clock.h"
 

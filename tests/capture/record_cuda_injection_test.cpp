@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The collector's CUDA start-up on a machine without an NVIDIA driver: tests/clients/inject_client.cpp
 // calls InitializeInjection as the driver would. CUPTI refuses the subscription, which comes before
-// anything is registered or enabled (issue #18 item 3): the collector enables nothing, says why in
+// anything is registered or enabled: the collector enables nothing, says why in
 // the summary, and the program runs on.
 
 #include "capture/launcher/program_lookup.h"

@@ -3,8 +3,8 @@
 // the launcher library and by `gapscope record`; the recording holds exactly the client's ranges,
 // marks and thread names (the shape is documented in the client).
 
-#include "app/cli/commands.h"
 #include "capture/launcher/program_lookup.h"
+#include "cli/commands.h"
 #include "core/io/trace_file.h"
 #include "tests/capture/record_test_support.h"
 

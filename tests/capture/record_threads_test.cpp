@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Threads under the collector: short-lived threads keep their names (issue #16 item 19, #18 item 9),
-// and a process with two copies of NVTX records every range once (issue #18 item 20).
+// Threads under the collector: short-lived threads keep their names,
+// and a process with two copies of NVTX records every range once.
 
 #include "tests/capture/record_test_support.h"
 

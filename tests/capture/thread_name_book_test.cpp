@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Thread names as the collector learns them (issue #16 item 19, #18 item 9).
+// Thread names as the collector learns them.
 
 #include "capture/inject/thread_name_book.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The one argument loop every command's parser uses (app/cli/argument_parser.h), on hand-built command lines.
-#include "app/cli/argument_parser.h"
+#include "cli/argument_parser.h"
 
 #include <gtest/gtest.h>
 

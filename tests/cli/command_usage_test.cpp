@@ -2,9 +2,9 @@
 // Each command's usage (app/cli/command_usage.cpp) against its parser: every option the usage names is
 // accepted with a value of the kind the usage gives, and the analysis options every measuring command
 // parses appear in its usage. `gapscope --help` is composed from the same texts, so it cannot drift.
-#include "app/cli/command_usage.h"
-#include "app/cli/commands.h"
-#include "app/cli/report_options.h"
+#include "cli/command_usage.h"
+#include "cli/commands.h"
+#include "cli/report_options.h"
 
 #include "tests/temp_dir.h"
 

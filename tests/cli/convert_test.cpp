@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope convert IN OUT` through gapscope::cli::runConvert: the converted file reloads with the same
 // events and the same GPU figures; bad input is reported with the file's name and a non-zero exit code.
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/analysis/analysis.h"
 #include "core/io/trace_file.h"
 
@@ -69,9 +69,7 @@ INSTANTIATE_TEST_SUITE_P(TestData, ConvertCommand,
     testing::Values(ConvertCase { "simpleAddToGzip",
                         "hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz",
                         "simple_add.json.gz", 16025575, 49758 },
-        ConvertCase { "legacyArrayToJson",
-            "kineto/legacy_array_format/tb_plugin/samples/resnet50_num_workers_0/worker0.pt.trace.json.gz",
-            "legacy.json", 1292150, 649472 },
+        ConvertCase { "legacyArrayToJson", test::kResnet50LegacyTrace, "legacy.json", 1292150, 649472 },
         ConvertCase {
             "sampledRank1ToGzip", "hta/trace_filter/sampled_rank-1.json.gz", "rank1.json.gz", 1231186, 580050 },
         ConvertCase {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "app/cli/commands.h"
-#include "app/cli/diff_options.h"
+#include "cli/commands.h"
+#include "cli/diff_options.h"
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/gap_explanation.h"
 #include "core/io/trace_file.h"
@@ -25,10 +25,8 @@ RunResult diff(std::vector<std::string> args)
 }
 
 constexpr std::int64_t kUs = 1000;
-const std::string kResnet0
-    = test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
-const std::string kResnet4
-    = test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
+const std::string kResnet0 = test::dataPath(test::kResnet50Trace);
+const std::string kResnet4 = test::dataPath(test::kResnet50Workers4Trace);
 const std::string kRank0 = test::dataPath("hta/trace_filter/sampled_rank-0.json.gz");
 const std::string kRank1 = test::dataPath("hta/trace_filter/sampled_rank-1.json.gz");
 

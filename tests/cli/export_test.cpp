@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "app/cli/commands.h"
-#include "app/cli/export_options.h"
+#include "cli/commands.h"
+#include "cli/export_options.h"
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/markdown_report.h"
 #include "core/io/trace_file.h"
@@ -95,9 +95,7 @@ protected:
 
     void SetUp() override
     {
-        std::filesystem::copy_file(
-            test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"),
-            trace);
+        std::filesystem::copy_file(test::dataPath(test::kResnet50Trace), trace);
         setPngExporter(nullptr);
     }
     void TearDown() override { setPngExporter(nullptr); }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope job`, `gapscope summarize` and the Job section of `gapscope report` on the 8-rank param DLRM job.
 // Expected figures: tests/tools/collective_skew.py (see tests/core/job_real_traces_test.cpp).
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "tests/cli/cli_run.h"
 #include "tests/test_paths.h"
 

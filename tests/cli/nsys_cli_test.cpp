@@ -2,7 +2,7 @@
 // The subcommands on Nsight Systems SQLite exports (tests/data/nsys, tests/data/pipit): `convert` to Kineto JSON
 // reads back as the same model with the same figures, `report` gives the figures of the export, `export
 // --markdown` works on it like on any trace.
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/analysis/analysis.h"
 #include "core/io/trace_file.h"
 #include "tests/temp_dir.h"

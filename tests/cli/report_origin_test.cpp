@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, items 3 and 5: `gapscope report` counts a gap's start from the trace start, as the viewer's ruler,
+// `gapscope report` counts a gap's start from the trace start, as the viewer's ruler,
 // Gaps dock and details do, and lists the ranks of a job in rank order whatever order their files come in.
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -21,8 +21,7 @@ std::string textReport(const std::vector<std::string>& args)
 
 TEST(ReportOrigin, LongestGapStartsFromTheTraceStart)
 {
-    const std::string out = textReport(
-        { test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz") });
+    const std::string out = textReport({ test::dataPath(test::kResnet50Trace) });
     // The longest gap starts at ts 1623142624177.570 ms, the trace's first event at 1623142623460.016 ms (both
     // read from the JSON): +717.554 ms, the "+717.6 ms" the viewer's Gaps dock shows. Counted from the gpu
     // window's start it was "+648.3 ms".

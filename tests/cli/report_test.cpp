@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "app/cli/commands.h"
-#include "app/cli/report_options.h"
+#include "cli/commands.h"
+#include "cli/report_options.h"
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ RunResult report(std::vector<std::string> args)
     return { code, out.str(), err.str() };
 }
 
-const std::string kResnet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const std::string kResnet = test::kResnet50Trace;
 
 TEST(ReportCommand, JsonOverStepsWithKernelsGivesTheTensorBoardFigures)
 {
@@ -99,8 +99,7 @@ TEST(ReportCommand, JsonEvidenceNamesEachLaneOnce)
 {
     // The reader names the thread "thread 5555 (python)"; the report once printed "thread 5555 (thread 5555
     // (python))". Lanes are named by core/model/labels.h for every output.
-    const RunResult r = report({ "--json", "--top", "3",
-        test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz") });
+    const RunResult r = report({ "--json", "--top", "3", test::dataPath(test::kResnet50Workers4Trace) });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
     ASSERT_EQ(doc["gaps"].size(), 3u);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope report` and `gapscope diff` on `.summary.json` files: the figures a summary keeps are the figures the
 // traces give. The 8-rank param DLRM job and the ResNet-50 pair of the TensorBoard plugin (tests/data/NOTICE.md).
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "tests/cli/cli_run.h"
 #include "tests/test_paths.h"
 
@@ -23,10 +23,8 @@ using test::run;
 using test::RunResult;
 
 constexpr std::int64_t kUs = 1000;
-const std::string kResnet0
-    = test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
-const std::string kResnet4
-    = test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
+const std::string kResnet0 = test::dataPath(test::kResnet50Trace);
+const std::string kResnet4 = test::dataPath(test::kResnet50Workers4Trace);
 
 /// The DLRM ranks' files in rank order (worker0 ... worker7).
 std::vector<std::string> dlrmFiles()

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Test client for a program that does not end neatly (issue #17 section 4). It records two ranges
+// Test client for a program that does not end neatly. It records two ranges
 // and a mark, waits long enough for the collector's background flush (the tests set
 // GAPSCOPE_FLUSH_INTERVAL_MS=20), opens one more range and then, by mode:
 //

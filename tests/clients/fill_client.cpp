@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Test client for a disk that fills while recording (issue #17 section 4). It limits the size of
+// Test client for a disk that fills while recording. It limits the size of
 // the files it writes (RLIMIT_FSIZE, as a full disk or a quota would), with SIGXFSZ ignored so that
 // the limit shows as a failed write (EFBIG), as ENOSPC does on a full disk. Then:
 //

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Test client with two copies of NVTX in one process: its own and libgapscope_nvtx_copy.so's. The
-// collector's NVTX entry point runs once per copy; its hooks must go in once (issue #18 item 20).
+// collector's NVTX entry point runs once per copy; its hooks must go in once.
 //
 //   main thread:   "main:outer" (own copy) around "library:main" (the library's copy)
 //   a thread:      "library:thread" (library copy), then it exits

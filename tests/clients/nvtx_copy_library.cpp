@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A library with its own copy of NVTX (NVTX is header-only and keeps hidden state per shared
-// object): NVTX calls the collector's InitializeInjectionNvtx2 again for it (issue #18 item 20).
+// object): NVTX calls the collector's InitializeInjectionNvtx2 again for it.
 
 #include <nvtx3/nvToolsExt.h>
 

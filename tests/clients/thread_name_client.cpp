@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Test client for thread names (issue #16 item 19): threads that end long before the program does.
+// Test client for thread names: threads that end long before the program does.
 //
 //   thread "loader"   names itself with pthread_setname_np, pushes "load:0", "load:1", "load:2" and
 //                     exits; the main thread then waits 300 ms (several flushes and /proc scans of

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Issue 13, the viewer: File › Compare With… puts NEW under BASE in two titled blocks aligned on the first counted
+// File › Compare With… puts NEW under BASE in two titled blocks aligned on the first counted
 // step, and the Diff dock shows what `gapscope diff` computes (verdict, step p50s), with kernel rows that outline
 // the kernel's occurrences in both blocks and device rows that select the device's gap bands in both.
-#include "app/cli/diff_report.h"
 #include "app/mainwindow/diff_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/window_selector.h"
 #include "app/timeline/timeline_view.h"
 #include "core/analysis/compare.h"
+#include "core/analysis/compare_text.h"
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
 #include "gui/main_window_test_support.h"
+#include "tests/test_paths.h"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -26,8 +27,8 @@ using namespace gapscope::timeline;
 
 namespace {
 
-const char* const kBase = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
-const char* const kNew = "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+const char* const kBase = test::kResnet50Trace;
+const char* const kNew = test::kResnet50Workers4Trace;
 
 using test::dataFile;
 using test::openAndWait;
@@ -160,7 +161,7 @@ TEST_F(CompareViewTest, DiffDockShowsTheVerdictAndStepsOfGapscopeDiff)
     const app::DiffDock* dock = m_window.diffDock();
     const RunDiff expected = cliDiff(load(kBase), load(kNew));
     ASSERT_EQ(expected.steps.verdict, Verdict::Faster);
-    EXPECT_EQ(dock->verdictLabel()->text().toStdString(), cli::verdictLine(expected.steps));
+    EXPECT_EQ(dock->verdictLabel()->text().toStdString(), verdictLine(expected.steps));
     EXPECT_TRUE(dock->verdictLabel()->text().startsWith(QStringLiteral("Verdict: faster: step p50 ")));
     EXPECT_TRUE(dock->windowLabel()->text().contains(QStringLiteral("steps (warm-up 1 excluded)")))
         << dock->windowLabel()->text().toStdString();

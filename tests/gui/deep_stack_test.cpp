@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, items 6 and 7: a launch call 30 levels deep (TraceLens' owlv2 has the copy that ends its longest
+// A launch call 30 levels deep (TraceLens' owlv2 has the copy that ends its longest
 // gap at depth 26) is drawn, with both ends of its flow, when its gap is selected; deep threads open folded so
 // that the GPU lanes are in view; a thread folds and unfolds on its own, and a process folds its threads only.
 #include "app/timeline/timeline_palette.h"

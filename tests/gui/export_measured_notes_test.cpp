@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Issue 13: `gapscope export --png` shows each measured note's before/after figures, verdict and window in the
+// `gapscope export --png` shows each measured note's before/after figures, verdict and window in the
 // picture's header, the same measurement `gapscope diff --note` and `export --markdown` make.
-#include "app/cli/commands.h"
-#include "app/cli/export_options.h"
 #include "app/export/cli_picture_exporter.h"
 #include "app/export/picture_header.h"
+#include "cli/commands.h"
+#include "cli/export_options.h"
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/gap_explanation.h"
 #include "core/io/trace_file.h"
@@ -23,8 +23,8 @@ using namespace gapscope;
 
 namespace {
 
-const char* const kBase = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
-const char* const kNew = "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+const char* const kBase = test::kResnet50Trace;
+const char* const kNew = test::kResnet50Workers4Trace;
 
 TEST(ExportMeasuredNotes, HeaderShowsTheVerdictAndFiguresOfEachMeasuredNote)
 {

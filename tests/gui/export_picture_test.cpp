@@ -25,7 +25,7 @@ namespace {
 
 // The host-bound ResNet-50 training trace (num_workers=0): its longest device gaps are 62.34 ms and
 // 60.91 ms, both `host` (the GPU waits for the data loader), per `gapscope report` and SOURCES.md.
-const char* const kTrace = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const char* const kTrace = test::kResnet50Trace;
 const QColor kSupported(0x00, 0x9e, 0x73);
 
 class ExportPictureTest : public ::testing::Test {

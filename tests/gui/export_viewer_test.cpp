@@ -19,7 +19,7 @@ using namespace gapscope;
 
 namespace {
 
-const char* const kResNet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const char* const kResNet = test::kResnet50Trace;
 
 } // namespace
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, items 1, 3 and 5: every figure on screen says its window and agrees with `gapscope report`; a
+// Every figure on screen says its window and agrees with `gapscope report`; a
 // gap's start is counted from the trace start everywhere; the ranks of a job are listed in rank order and
 // named, whatever order their files were given in.
 #include "app/mainwindow/gaps_dock.h"
@@ -25,7 +25,7 @@ using namespace gapscope::timeline;
 
 namespace {
 
-const char* const kResNet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const char* const kResNet = test::kResnet50Trace;
 
 using test::dataFile;
 using test::openAndWait;

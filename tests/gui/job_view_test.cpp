@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The viewer's side of a job (issue 15): the Job overview above the lanes and the Ranks dock, on the 8 ranks of
+// The viewer's side of a job: the Job overview above the lanes and the Ranks dock, on the 8 ranks of
 // facebookresearch/param's DLRM run, checked against `gapscope report --json` on the same files.
-#include "app/cli/commands.h"
 #include "app/mainwindow/job_session.h"
 #include "app/mainwindow/kernels_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/ranks_dock.h"
 #include "app/models/event_details.h"
 #include "app/timeline/timeline_view.h"
+#include "cli/commands.h"
 #include "core/summary/summary_json.h"
 #include "gui/main_window_test_support.h"
+#include "tests/test_paths.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -361,10 +362,7 @@ TEST(JobViewUnranked, TwoUnrankedTracesSideBySideShowNoJobOverview)
     app::MainWindow window;
     window.resize(1500, 1000);
     window.show();
-    const QStringList files {
-        dataFile("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"),
-        dataFile("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz")
-    };
+    const QStringList files { dataFile(test::kResnet50Trace), dataFile(test::kResnet50Workers4Trace) };
     ASSERT_TRUE(openAndWait(window, files));
     // The job build runs on the thread pool: wait for it, then deliver its result.
     QThreadPool::globalInstance()->waitForDone();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, items 13 to 16: the keyboard leaves the search box and the Gaps table, search says where it is,
+// The keyboard leaves the search box and the Gaps table, search says where it is,
 // the docks give way on a small window, the gap threshold reads units, the Kernels dock's names get the
 // room, the export dialog remembers, and a finished recording asks before it replaces the open trace.
 #include "app/export/export_image_dialog.h"
@@ -31,7 +31,7 @@ namespace {
 
 // Hand-made by the Kineto authors: three cunn_ClassNLLCriterion kernels (at 130, 145 and 200 µs) and two gemm.
 const char* const kSmall = "kineto/derived/tb_plugin_test_gpu_utilization.json";
-const char* const kResNet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const char* const kResNet = test::kResnet50Trace;
 
 using test::dataFile;
 using test::openAndWait;

@@ -39,7 +39,7 @@ void waitForWorkers()
     QCoreApplication::processEvents();
 }
 
-const char* const kResNet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const char* const kResNet = test::kResnet50Trace;
 
 using test::dataFile;
 using test::openAndWait;

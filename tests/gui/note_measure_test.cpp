@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Issue 13, the hypothesis gets its measured answer in the viewer: "Measure against…" on the note of the longest gap
+// The hypothesis gets its measured answer in the viewer: "Measure against…" on the note of the longest gap
 // of the host-bound ResNet-50 run, against the run with four data-loader workers, fills the note exactly as
 // `gapscope diff --note ID BASE NEW` does, proposes `supported`, and leaves the status to the user.
 #include "app/annotations/annotation_controller.h"
 #include "app/annotations/annotation_editor.h"
 #include "app/annotations/annotation_session.h"
 #include "app/annotations/note_measure_panel.h"
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/annotations/annotation_store.h"
 #include "gui/annotations_test_support.h"
 #include "tests/test_paths.h"
@@ -27,8 +27,8 @@ using namespace gapscope;
 
 namespace {
 
-const char* const kBase = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
-const char* const kNew = "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+const char* const kBase = test::kResnet50Trace;
+const char* const kNew = test::kResnet50Workers4Trace;
 
 TEST(NoteMeasure, MeasureAgainstFillsTheNoteAsTheCliDoesAndTheUserAcceptsTheStatus)
 {

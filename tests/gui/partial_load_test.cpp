@@ -5,6 +5,7 @@
 #include "app/timeline/timeline_state.h"
 #include "core/io/trace_file.h"
 #include "gui/main_window_test_support.h"
+#include "tests/test_paths.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -20,7 +21,7 @@ using namespace gapscope;
 
 namespace {
 
-const char* kResnet = "kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const char* kResnet = test::kResnet50Trace;
 
 struct Counts {
     std::size_t gpu = 0;

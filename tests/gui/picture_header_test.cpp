@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, item 2: the exported picture's header computes every figure over the one range it states. A view
+// The exported picture's header computes every figure over the one range it states. A view
 // wider than the gpu window had busy and idle of the view but causes of the window only (host 380.1 +
 // launch 9.5 + sync 3.3 ≠ idle 569.9 ms); the idle outside the window is now said as such.
 #include "app/export/picture_header.h"
@@ -17,8 +17,7 @@ namespace {
 
 TEST(PictureHeader, ViewWiderThanTheWindowAddsUpOverTheView)
 {
-    auto loaded = loadTraceFile(
-        test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"));
+    auto loaded = loadTraceFile(test::dataPath(test::kResnet50Trace));
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     const Trace& trace = loaded.value();
     const auto index = timeline::TimelineIndex::build(trace);

@@ -185,7 +185,7 @@ TEST(RulerTicksTest, MajorTicksOnStepMultiplesOfTheOrigin)
 
 } // namespace
 
-// Issue 16, item 10: zoomed in far from the trace start, the ruler counts from a base near the view instead
+// Zoomed in far from the trace start, the ruler counts from a base near the view instead
 // of writing nine-digit labels ("655257670 ns"); near the start it counts from the origin as before.
 TEST(RulerBaseTest, DeepZoomFarFromTheOriginCountsFromANearbyBase)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, items 8 and 13: nothing is drawn over the lanes' data but what belongs to it: the gap legend
+// Nothing is drawn over the lanes' data but what belongs to it: the gap legend
 // lives in the Gaps dock (it hid kernels at the bottom right), search matches are outlined, and a frame
 // says when the timeline has the keyboard focus.
 #include "app/mainwindow/gaps_dock.h"

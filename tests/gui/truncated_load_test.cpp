@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16, item 17: a truncated .json.gz opens in the viewer with the complete events before the cut, and
+// A truncated .json.gz opens in the viewer with the complete events before the cut, and
 // the warning (file and byte) is shown, as the reader reports it.
 #include "app/mainwindow/main_window.h"
 #include "app/timeline/timeline_view.h"

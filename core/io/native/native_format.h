@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace gapscope::native {
 
@@ -66,6 +67,22 @@ struct FileHeader {
     std::int64_t startTimeNs;
 };
 static_assert(sizeof(FileHeader) == 64, "FileHeader is part of the file format");
+
+/// The header every writer puts first (the collector's stream writer and core's trace writer alike): the magic,
+/// this format version, the header's own size, "gapscope VERSION" as the producer, and the given fields.
+inline FileHeader makeFileHeader(ClockId clock, std::int32_t rank, std::int64_t pid, std::int64_t startTimeNs)
+{
+    FileHeader h {};
+    std::memcpy(h.magic, kMagic, sizeof(h.magic));
+    h.formatVersion = kFormatVersion;
+    h.headerSize = sizeof(h);
+    std::strncpy(h.producer, "gapscope " GAPSCOPE_VERSION, sizeof(h.producer) - 1);
+    h.clock = static_cast<std::uint32_t>(clock);
+    h.rank = rank;
+    h.pid = pid;
+    h.startTimeNs = startTimeNs;
+    return h;
+}
 
 enum class ChunkType : std::uint16_t {
     Strings = 1, // StringRecord entries (variable size; recordSize 0)

@@ -66,16 +66,9 @@ public:
 
     void header(const NativeTraceWriter::Options& options)
     {
-        native::FileHeader h {};
-        std::memcpy(h.magic, native::kMagic, sizeof(h.magic));
-        h.formatVersion = native::kFormatVersion;
-        h.headerSize = sizeof(h);
-        std::strncpy(h.producer, "gapscope " GAPSCOPE_VERSION, sizeof(h.producer) - 1);
-        h.clock = static_cast<std::uint32_t>(options.clock);
-        h.rank = -1;
-        h.pid = m_trace.processes().empty() ? 0 : m_trace.processes().front().pid;
         const auto span = m_trace.timeSpan();
-        h.startTimeNs = span ? span->first : 0;
+        const native::FileHeader h = native::makeFileHeader(options.clock, -1,
+            m_trace.processes().empty() ? 0 : m_trace.processes().front().pid, span ? span->first : 0);
         m_out.write(reinterpret_cast<const char*>(&h), sizeof(h));
     }
 

@@ -2,11 +2,11 @@
 #include "core/io/nsys/nsys_import.h"
 #include "core/io/common/skipped_warnings.h"
 #include "core/model/lane_order.h"
+#include "core/parallel_for.h"
 
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <thread>
 
 namespace gapscope::nsys {
 
@@ -238,9 +238,7 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
         tasks.push_back(Task { table, largestRowid(*name) });
         total += tasks.back().rows;
     }
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = std::min(threads, kMaxThreads);
+    threads = std::min(threadsOrCores(threads), kMaxThreads);
     std::vector<std::unique_ptr<SqliteDatabase>> connections;
     std::vector<std::unique_ptr<NsysImport>> workers;
     if (threads > 1 && total >= parallelFromRows && !m_path.empty()) {
@@ -261,28 +259,24 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
         return;
     }
     // Each worker reads the same share of every table: the shares take the same time, whatever the tables hold.
-    std::vector<std::thread> pool;
     const auto count = static_cast<std::int64_t>(workers.size());
     std::vector<std::vector<std::size_t>> lanesBeforeTask(workers.size()); // and after the last
-    for (std::int64_t w = 0; w < count; ++w) {
-        pool.emplace_back([&, w] {
-            NsysImport& worker = *workers[static_cast<std::size_t>(w)];
-            std::vector<std::size_t>& marks = lanesBeforeTask[static_cast<std::size_t>(w)];
-            for (const Task& task : tasks) {
-                marks.push_back(worker.m_trace.lanes().size());
-                // Worker 0's lanes become the trace's (absorb()): room for the whole table, so that the other
-                // shares are appended to them without moving them.
-                const RowRange range { task.rows * w / count + 1, task.rows * (w + 1) / count, false,
-                    w == 0 ? task.rows : 0, w == count - 1 };
-                if (range.last < range.first)
-                    continue;
-                worker.readEventTable(task.table, range);
-            }
+    parallelFor(workers.size(), static_cast<unsigned>(workers.size()), [&](std::size_t index) {
+        const auto w = static_cast<std::int64_t>(index);
+        NsysImport& worker = *workers[index];
+        std::vector<std::size_t>& marks = lanesBeforeTask[index];
+        for (const Task& task : tasks) {
             marks.push_back(worker.m_trace.lanes().size());
-        });
-    }
-    for (std::thread& t : pool)
-        t.join();
+            // Worker 0's lanes become the trace's (absorb()): room for the whole table, so that the other
+            // shares are appended to them without moving them.
+            const RowRange range { task.rows * w / count + 1, task.rows * (w + 1) / count, false,
+                w == 0 ? task.rows : 0, w == count - 1 };
+            if (range.last < range.first)
+                continue;
+            worker.readEventTable(task.table, range);
+        }
+        marks.push_back(worker.m_trace.lanes().size());
+    });
     absorb(workers, lanesBeforeTask);
 }
 
@@ -384,12 +378,9 @@ void NsysImport::absorb(
     std::size_t total = 0;
     for (const std::size_t n : incoming)
         total += n;
-    std::size_t split = 0; // the first lane at which the events before it reach half of the total
-    for (std::size_t before = 0; split < incoming.size() && before < total / 2; ++split)
-        before += incoming[split];
-    std::thread helper(fillLanes, split, sources.size());
-    fillLanes(0, split);
-    helper.join();
+    const std::size_t split = halfWeightSplit(incoming.size(), total, [&](std::size_t l) { return incoming[l]; });
+    const std::size_t bounds[] = { 0, split, sources.size() };
+    parallelFor(2, 2, [&](std::size_t part) { fillLanes(bounds[part], bounds[part + 1]); });
     for (const auto& worker : workers) {
         m_trace.skippedEvents() += worker->m_trace.skippedEvents();
         m_skippedRows += worker->m_skippedRows;

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+#include "cli/report_json.h"
+
+#include "core/analysis/gap_evidence.h"
+#include "core/io/common/json_stream_writer.h"
+#include "core/model/labels.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace gapscope::cli {
+
+using nlohmann::json;
+
+namespace {
+
+json processJson(const Trace& trace, ProcessIndex process)
+{
+    const Process& p = trace.processes()[process.value];
+    return json { { "pid", p.pid }, { "name", p.name }, { "file", p.sourceFile } };
+}
+
+json rankJson(const Trace& trace, ProcessIndex process)
+{
+    const auto& rank = trace.processes()[process.value].rank;
+    return rank ? json(*rank) : json(nullptr);
+}
+
+json windowJson(const Window& window)
+{
+    json ranges = json::array();
+    for (const Interval& r : window.ranges.intervals())
+        ranges.push_back({ r.start, r.end });
+    return json { { "kind", windowKindName(window.kind) }, { "start_ns", window.start() }, { "end_ns", window.end() },
+        { "length_ns", window.length() }, { "ranges", ranges } };
+}
+
+} // namespace
+
+namespace {
+
+/// Writes the long lists of the report (gaps with their evidence, steps, kernels) straight to the output, one
+/// member at a time: a DOM of tens of thousands of gaps cost most of the time of a full report.
+class ReportListWriter {
+public:
+    ReportListWriter(const Trace& trace, JsonStreamWriter& out)
+        : m_trace(trace)
+        , m_out(out)
+    { }
+
+    void key(std::string_view name)
+    {
+        m_out.string(name);
+        m_out.raw(": ");
+    }
+    void nullableInteger(bool present, std::int64_t value)
+    {
+        if (present)
+            m_out.integer(value);
+        else
+            m_out.raw("null");
+    }
+    void process(ProcessIndex index)
+    {
+        const Process& p = m_trace.processes()[index.value];
+        m_out.raw("{\"pid\": ");
+        m_out.integer(p.pid);
+        m_out.raw(", \"name\": ");
+        m_out.string(p.name);
+        m_out.raw(", \"file\": ");
+        m_out.string(p.sourceFile);
+        m_out.raw("}, \"rank\": ");
+        nullableInteger(p.rank.has_value(), p.rank.value_or(0));
+    }
+    void event(const std::optional<EventRef>& ref)
+    {
+        if (!ref) {
+            m_out.raw("null");
+            return;
+        }
+        const Event& e = m_trace.event(*ref);
+        m_out.raw("{\"name\": ");
+        m_out.string(m_trace.name(e));
+        m_out.raw(", \"kind\": ");
+        m_out.string(eventKindName(e.kind));
+        m_out.raw(", \"lane\": ");
+        m_out.string(laneLabel(m_trace, ref->lane));
+        m_out.raw(", \"start_ns\": ");
+        m_out.integer(e.start);
+        m_out.raw(", \"end_ns\": ");
+        m_out.integer(e.end);
+        m_out.raw(", \"correlation\": ");
+        nullableInteger(e.correlation != 0, e.correlation);
+        m_out.raw("}");
+    }
+    void gap(const Gap& gap, const GapEvidence& evidence)
+    {
+        m_out.raw("{\"process\": ");
+        process(gap.process);
+        m_out.raw(", \"device\": ");
+        m_out.integer(m_trace.devices()[gap.device.value].id);
+        m_out.raw(", \"stream\": ");
+        nullableInteger(gap.stream.has_value(), gap.stream ? m_trace.lanes()[gap.stream->value].stream : 0);
+        m_out.raw(", \"start_ns\": ");
+        m_out.integer(gap.start);
+        m_out.raw(", \"end_ns\": ");
+        m_out.integer(gap.end);
+        m_out.raw(", \"duration_ns\": ");
+        m_out.integer(gap.duration());
+        m_out.raw(", \"cause\": ");
+        m_out.string(gapCauseName(gap.cause));
+        m_out.raw(",\n     \"evidence\": {\"summary\": ");
+        m_out.string(evidence.summary);
+        m_out.raw(",\n       \"closing_op\": ");
+        event(evidence.closingOp);
+        m_out.raw(",\n       \"launch\": ");
+        event(evidence.launch);
+        m_out.raw(",\n       \"sync_call\": ");
+        event(evidence.syncCall);
+        m_out.raw(",\n       \"host_range\": ");
+        event(evidence.hostRange);
+        m_out.raw("}}");
+    }
+    void step(const Step& s)
+    {
+        m_out.raw("{\"process\": ");
+        process(s.process);
+        m_out.raw(", \"name\": ");
+        m_out.string(s.name);
+        m_out.raw(", \"start_ns\": ");
+        m_out.integer(s.start);
+        m_out.raw(", \"end_ns\": ");
+        m_out.integer(s.end);
+        m_out.raw(", \"duration_ns\": ");
+        m_out.integer(s.end - s.start);
+        m_out.raw(s.warmup ? ", \"warmup\": true}" : ", \"warmup\": false}");
+    }
+    void kernel(const KernelStats& k)
+    {
+        m_out.raw("{\"name\": ");
+        m_out.string(k.name);
+        m_out.raw(", \"count\": ");
+        m_out.unsignedInteger(k.count);
+        const std::pair<const char*, TimeNs> figures[]
+            = { { ", \"total_ns\": ", k.totalNs }, { ", \"mean_ns\": ", k.meanNs }, { ", \"p50_ns\": ", k.p50Ns },
+                  { ", \"p95_ns\": ", k.p95Ns }, { ", \"max_ns\": ", k.maxNs } };
+        for (const auto& [name, value] : figures) {
+            m_out.raw(name);
+            m_out.integer(value);
+        }
+        m_out.raw("}");
+    }
+    /// `"name": [` items `]`, one item a line.
+    template <typename Items, typename Write> void list(std::string_view name, const Items& items, Write&& write)
+    {
+        m_out.raw(",\n  ");
+        key(name);
+        m_out.raw("[");
+        bool first = true;
+        for (const auto& item : items) {
+            m_out.raw(first ? "\n    " : ",\n    ");
+            first = false;
+            write(item);
+        }
+        m_out.raw(first ? "]" : "\n  ]");
+    }
+
+private:
+    const Trace& m_trace;
+    JsonStreamWriter& m_out;
+};
+
+} // namespace
+
+void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisResult& result,
+    const ReportOptions& options, const nlohmann::json* job)
+{
+    // The overall window: from the earliest to the latest bound over the processes measured.
+    json window
+        = { { "kind", windowKindName(options.analysis.window.kind) }, { "start_ns", nullptr }, { "end_ns", nullptr } };
+    std::optional<TimeNs> start;
+    std::optional<TimeNs> end;
+    for (const Window& w : result.windows) {
+        if (w.ranges.empty())
+            continue;
+        start = start ? std::min(*start, w.start()) : w.start();
+        end = end ? std::max(*end, w.end()) : w.end();
+    }
+    if (start) {
+        window["start_ns"] = *start;
+        window["end_ns"] = *end;
+    }
+
+    json processes = json::array();
+    for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
+        json entry = processJson(trace, ProcessIndex { p });
+        entry["rank"] = rankJson(trace, ProcessIndex { p });
+        if (p < result.windows.size())
+            entry["window"] = windowJson(result.windows[p]);
+        const StepStats* stats = stepStatsFor(result, ProcessIndex { p });
+        const StepStats steps = stats ? *stats : StepStats {};
+        entry["step_summary"] = { { "count", steps.count }, { "warmup", steps.warmup }, { "p50_ns", steps.p50Ns },
+            { "p95_ns", steps.p95Ns } };
+        processes.push_back(entry);
+    }
+
+    json devices = json::array();
+    for (const DeviceFigures& d : result.devices) {
+        const Device& device = trace.devices()[d.device.value];
+        json idleByCause;
+        for (int c = 0; c < kGapCauseCount; ++c)
+            idleByCause[std::string(gapCauseName(static_cast<GapCause>(c)))] = d.idleByCause[c];
+        devices.push_back({
+            { "process", processJson(trace, d.process) },
+            { "rank", rankJson(trace, d.process) },
+            { "id", device.id },
+            { "name", device.name },
+            { "window", windowJson(d.window) },
+            { "span_ns", d.spanNs },
+            { "busy_ns", d.busyNs },
+            { "idle_ns", d.idleNs },
+            { "utilization", d.utilization },
+            { "gap_count", d.gapCount },
+            { "idle_by_cause_ns", idleByCause },
+            { "exposed_ns",
+                { { "compute", d.exposed.compute }, { "communication", d.exposed.communication },
+                    { "memcpy", d.exposed.memcpy }, { "idle", d.exposed.idle } } },
+        });
+    }
+
+    json warnings = json::array();
+    for (const ImportWarning& w : trace.warnings())
+        warnings.push_back(
+            { { "file", w.file }, { "byte_offset", w.place.empty() ? json(w.byteOffset) : json(nullptr) },
+                { "place", w.place.empty() ? json(nullptr) : json(w.place) }, { "message", w.message } });
+
+    JsonStreamWriter out(stream);
+    ReportListWriter lists(trace, out);
+    const auto member = [&](std::string_view name, const json& value, bool first = false) {
+        out.raw(first ? "{\n  " : ",\n  ");
+        lists.key(name);
+        out.raw(value.dump());
+    };
+    member("window", window, true);
+    member("activity", activitySetName(options.analysis.activity));
+    member("launch_threshold_ns", options.analysis.launchThresholdNs);
+    if (options.load.active()) // only then: a whole load's report keeps its keys
+        member("loaded", options.load.describe());
+    member("gpu_activity", result.hasGpuActivity);
+    member("processes", processes);
+    member("devices", devices);
+
+    const std::vector<std::size_t> longest
+        = longestGaps(result.gaps, options.top.value_or(std::numeric_limits<std::size_t>::max()), false);
+    GapEvidenceFinder finder(trace, result.options.launchThresholdNs);
+    lists.list("gaps", longest, [&](std::size_t index) {
+        const Gap gap = result.gaps[index];
+        lists.gap(gap, finder.evidence(gap));
+    });
+    lists.list("steps", result.steps, [&](const Step& s) { lists.step(s); });
+    const std::size_t kernelCount = std::min(result.kernels.size(), options.top.value_or(result.kernels.size()));
+    lists.list("kernels", std::vector<KernelStats>(result.kernels.begin(), result.kernels.begin() + kernelCount),
+        [&](const KernelStats& k) { lists.kernel(k); });
+    member("import", json { { "skipped_events", trace.skippedEvents() }, { "warnings", warnings } });
+    if (job)
+        member("job", *job);
+    out.raw("\n}\n");
+}
+
+} // namespace gapscope::cli

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The diff of a comparison on screen: `gapscope diff` over the two traces as read (never the shifted copy), with
+// the viewer's window options. Qt-free; the viewer runs it off the GUI thread (a LatestJob).
+
+#include "core/analysis/compare.h"
+#include "core/analysis/compared_traces.h"
+
+#include <stop_token>
+
+namespace gapscope {
+
+struct ComparisonDiff {
+    RunDiff diff;
+    AnalysisOptions options; // what both runs were analysed with
+    /// The window of each side's first process that has one (as `gapscope diff` prints it).
+    Window baseWindow;
+    Window newWindow;
+    bool stopped = false;
+};
+
+/// The options the diff uses: the viewer's, an explicit range (on BASE's clock only) replaced by `gpu`.
+AnalysisOptions comparisonDiffOptions(AnalysisOptions viewer);
+
+/// Analyses both traces with `options` and compares them (summarizeRun(), compareRuns()), the longest `longestGaps`
+/// gaps per side.
+ComparisonDiff computeComparisonDiff(
+    const ComparedTraces& compared, const AnalysisOptions& options, std::size_t longestGaps, std::stop_token stop = {});
+
+/// "steps (warm-up 1 excluded) [T0, T1) ns, 1.23 s": a window as `gapscope diff` names it.
+std::string comparisonWindowText(const Window& window, const AnalysisOptions& options);
+
+/// Kernels named `name` in the processes [firstProcess, endProcess) of a trace: the occurrences a Diff dock row
+/// highlights in one block.
+std::size_t kernelOccurrences(
+    const Trace& trace, std::string_view name, std::uint32_t firstProcess, std::uint32_t endProcess);
+
+} // namespace gapscope
