@@ -68,8 +68,8 @@ json samplesJson(const Trace& trace)
 {
     json byThread = json::array();
     for (const ThreadSamples& t : trace.samples().threads())
-        byThread.push_back({ { "pid", trace.processes()[t.process.value].pid }, { "tid", t.tid },
-            { "count", t.samples.size() } });
+        byThread.push_back(
+            { { "pid", trace.processes()[t.process.value].pid }, { "tid", t.tid }, { "count", t.samples.size() } });
     return json { { "window", "trace" }, { "count", trace.samples().count() }, { "by_thread", byThread } };
 }
 

@@ -100,7 +100,8 @@ struct GapEvidence {
     std::optional<EventRef> hostRange;
     /// For `dependency`: the cudaStreamWaitEvent (or cuStreamWaitEvent) enqueued on L's thread just before L.
     std::optional<EventRef> awaitedWait;
-    /// For `host`: the CPU samples of L's thread inside the gap, when that thread was sampled there.
+    /// For `host` and `sync` (L began after the gap did): the CPU samples of L's thread inside the gap, when that
+    /// thread was sampled there.
     struct Samples {
         std::uint32_t count = 0;
         /// The functions with the most self samples, most first (topSampledFunctions()).

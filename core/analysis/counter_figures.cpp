@@ -11,7 +11,8 @@ std::optional<CounterFigures> counterFigures(const CounterTrack& track, TimeNs s
     if (points.empty() || end <= start)
         return std::nullopt;
     // The point in force at `start` (the last at or before it), else the first inside the window.
-    auto it = std::partition_point(points.begin(), points.end(), [&](const CounterPoint& p) { return p.time <= start; });
+    auto it
+        = std::partition_point(points.begin(), points.end(), [&](const CounterPoint& p) { return p.time <= start; });
     if (it != points.begin())
         --it;
     if (it->time >= end)
@@ -33,7 +34,8 @@ std::optional<CounterFigures> counterFigures(const CounterTrack& track, TimeNs s
         plain += it->value;
         ++seen;
     }
-    figures.mean = figures.coveredNs > 0 ? weighted / static_cast<double>(figures.coveredNs) : plain / static_cast<double>(seen);
+    figures.mean
+        = figures.coveredNs > 0 ? weighted / static_cast<double>(figures.coveredNs) : plain / static_cast<double>(seen);
     return figures;
 }
 

@@ -122,6 +122,8 @@ std::string causeSummary(const Trace& trace, const Gap& gap, const GapEvidence& 
             out += " at ";
             appendOffset(out, launch.start - g0);
         }
+        if (evidence.samples)
+            appendSamples(out, trace, *evidence.samples);
         return out;
     case GapCause::Host:
         appendCall(out, trace, *evidence.launch);

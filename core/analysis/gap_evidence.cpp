@@ -286,10 +286,12 @@ GapEvidence GapEvidenceFinder::evidence(const Gap& gap)
         evidence.launch = m_trace.launchOf(*gap.closingOp);
     if (evidence.launch && gap.cause == GapCause::Sync)
         evidence.syncCall = syncCallRunningAt(gap.process, gap.start);
-    if (evidence.launch && gap.cause == GapCause::Host) {
+    if (evidence.launch && gap.cause == GapCause::Host)
         evidence.hostRange = hostRangeCovering(evidence.launch->lane, gap.start, gap.end);
+    // In both the launch came after the gap began: what the launching thread ran meanwhile is the CPU work the
+    // GPU waited for (after the synchronizing call returned, for `sync`).
+    if (evidence.launch && (gap.cause == GapCause::Host || gap.cause == GapCause::Sync))
         evidence.samples = samplesOfLauncher(*evidence.launch, gap.start, gap.end);
-    }
     evidence.memoryChange = memoryChangeIn(gap);
     if (evidence.launch && gap.cause == GapCause::Dependency)
         evidence.awaitedWait = waitBeforeLaunch(m_trace, *evidence.launch, evidence.closingOp->lane);

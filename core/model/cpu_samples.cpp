@@ -94,7 +94,8 @@ void CpuSamples::append(
     for (std::uint32_t c = 0; c < chains.size(); ++c) {
         frames.clear();
         for (const StackFrame& f : other.chain(c))
-            frames.push_back({ strings.intern(otherStrings.view(f.function)), strings.intern(otherStrings.view(f.module)) });
+            frames.push_back(
+                { strings.intern(otherStrings.view(f.function)), strings.intern(otherStrings.view(f.module)) });
         chains[c] = addChain(frames);
     }
     for (ThreadSamples& t : other.m_threads) {

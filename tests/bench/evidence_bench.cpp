@@ -90,7 +90,8 @@ void generate(const std::string& path)
         exec(db, "INSERT INTO StringIds VALUES (" + std::to_string(10 + f) + ", 'function_" + std::to_string(f) + "')");
     exec(db, "INSERT INTO StringIds VALUES (5, '/usr/lib/libapp.so')");
     for (int m = 0; m < kMetrics; ++m) {
-        exec(db, "INSERT INTO TARGET_INFO_GPU_METRICS VALUES (65536, 1, 'GPU Metrics (GPU 0)', " + std::to_string(m)
+        exec(db,
+            "INSERT INTO TARGET_INFO_GPU_METRICS VALUES (65536, 1, 'GPU Metrics (GPU 0)', " + std::to_string(m)
                 + ", 'metric " + std::to_string(m) + " [Throughput %]')");
     }
     sqlite3_stmt* kernel = prepare(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, 1, 7, ?, ?, 1, 1)");
@@ -102,7 +103,8 @@ void generate(const std::string& path)
         insert(kernel, { launch + step / 2, launch + step - 100, i + 1, kGlobalPid });
     }
     sqlite3_stmt* sample = prepare(db, "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, 3, 1, ?, 1)");
-    sqlite3_stmt* frame = prepare(db, "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, 5, NULL, NULL, NULL, NULL, 0, 7, ?)");
+    sqlite3_stmt* frame
+        = prepare(db, "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, 5, NULL, NULL, NULL, NULL, 0, 7, ?)");
     std::int64_t id = 0;
     for (std::int64_t s = 0; s < kSamplesPerThread; ++s) {
         for (int t = 0; t < kThreads; ++t) {
@@ -118,7 +120,8 @@ void generate(const std::string& path)
         for (int m = 0; m < kMetrics; ++m)
             insert(metric, { s * (kCaptureNs / kMetricSamples), m, (s * 7 + m) % 100 });
     }
-    sqlite3_stmt* memory = prepare(db, "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (?, ?, 0, 1, 4096, 0, 1048576, 2, ?, NULL, NULL)");
+    sqlite3_stmt* memory = prepare(
+        db, "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (?, ?, 0, 1, 4096, 0, 1048576, 2, ?, NULL, NULL)");
     for (std::int64_t r = 0; r < kMemoryRows; ++r)
         insert(memory, { r * (kCaptureNs / kMemoryRows), kGlobalPid, r % 2 });
     for (sqlite3_stmt* s : { kernel, runtime, sample, frame, metric, memory })

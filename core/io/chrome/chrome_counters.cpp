@@ -86,7 +86,8 @@ void ChromeCounterCollector::apply(TraceBuilder& trace)
         for (const MemoryPoint& p : points)
             totals = totals && p.allocated.has_value();
         // Running sums need time order; the file's order is usually it, but is not promised.
-        std::stable_sort(points.begin(), points.end(), [](const MemoryPoint& a, const MemoryPoint& b) { return a.time < b.time; });
+        std::stable_sort(
+            points.begin(), points.end(), [](const MemoryPoint& a, const MemoryPoint& b) { return a.time < b.time; });
         CounterTrack& allocated = counters.tracks()[counters.track("memory allocated" + suffix, process, device)];
         allocated.unit = "bytes";
         allocated.keptAsEvents = true;
@@ -122,7 +123,8 @@ void ChromeCounterCollector::apply(TraceBuilder& trace)
     }
     if (m_unreadable > 0) {
         trace.warnings().push_back(ImportWarning { trace.processes().front().sourceFile, 0,
-            std::to_string(m_unreadable) + " counter or [memory] events have args that are not a JSON object: not counted" });
+            std::to_string(m_unreadable)
+                + " counter or [memory] events have args that are not a JSON object: not counted" });
     }
     m_memory.clear();
     m_counters.clear();

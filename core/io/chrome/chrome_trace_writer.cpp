@@ -204,8 +204,8 @@ private:
     void writeCounterTrack(const CounterTrack& track)
     {
         const bool memory = track.device && track.name == kMemoryAllocatedTrack;
-        const std::int64_t pid = track.device ? m_trace.devices()[track.device->value].id
-                                              : m_trace.processes()[track.process.value].pid;
+        const std::int64_t pid
+            = track.device ? m_trace.devices()[track.device->value].id : m_trace.processes()[track.process.value].pid;
         const std::int64_t hostPid = m_trace.processes()[track.process.value].pid;
         double before = 0.0;
         char number[32];

@@ -72,8 +72,8 @@ void NsysImport::readGpuMemoryUsage()
     for (auto& [key, rows] : byDevice) {
         const auto [globalPid, deviceId] = key;
         const std::optional<DeviceIndex> device = existingDevice(globalPid, deviceId);
-        const std::string name = std::string(kMemoryAllocatedTrack)
-            + (device ? std::string() : " (GPU " + std::to_string(deviceId) + ")");
+        const std::string name
+            = std::string(kMemoryAllocatedTrack) + (device ? std::string() : " (GPU " + std::to_string(deviceId) + ")");
         CounterTrack& track = counters.tracks()[counters.track(name, process(globalPid), device)];
         track.unit = "bytes";
         track.note = "the running sum of CUDA_GPU_MEMORY_USAGE_EVENTS (+ an allocation, - a free) from 0 at the "
@@ -86,8 +86,9 @@ void NsysImport::readGpuMemoryUsage()
         }
     }
     if (other > 0) {
-        warn(std::to_string(other) + " rows are neither an allocation nor a free (memoryOperationType not 0 or 1): "
-                "not counted",
+        warn(std::to_string(other)
+                + " rows are neither an allocation nor a free (memoryOperationType not 0 or 1): "
+                  "not counted",
             "table " + std::string(kTable));
     }
 }
@@ -98,9 +99,11 @@ void NsysImport::readGpuMetrics()
     if (!has(kTable) || !has("TARGET_INFO_GPU_METRICS"))
         return;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> names; // (typeId, metricId)
-    if (auto s = select("TARGET_INFO_GPU_METRICS", { { "typeId", true }, { "metricId", true }, { "metricName", true } })) {
-        forEachRow("TARGET_INFO_GPU_METRICS", *s,
-            [&](std::uint64_t) { names[{ s->integer(0), s->integer(1) }] = std::string(s->text(2)); });
+    if (auto s
+        = select("TARGET_INFO_GPU_METRICS", { { "typeId", true }, { "metricId", true }, { "metricName", true } })) {
+        forEachRow("TARGET_INFO_GPU_METRICS", *s, [&](std::uint64_t) {
+            names[{ s->integer(0), s->integer(1) }] = std::string(s->text(2));
+        });
     }
     // The GPU of a metric type: the low byte of its typeId, the id of TARGET_INFO_GPU, as nsys's own gpu-metrics
     // reports read it. A process's device of that GPU, through TARGET_INFO_CUDA_DEVICE (else the CUDA device of
@@ -146,14 +149,13 @@ void NsysImport::readGpuMetrics()
                     const std::int64_t gpu = key.first & 0xff;
                     const std::optional<DeviceIndex> device = deviceOf(gpu);
                     const auto named = names.find(key);
-                    std::string name
-                        = named != names.end() ? named->second : "metric " + std::to_string(key.second);
+                    std::string name = named != names.end() ? named->second : "metric " + std::to_string(key.second);
                     const std::string unit = unitOfMetric(name);
                     if (!device)
                         name += " (GPU " + std::to_string(gpu) + ")";
                     const ProcessIndex owner = device ? m_trace.devices()[device->value].process
-                        : m_trace.processes().empty()   ? process(0)
-                                                        : ProcessIndex { 0 };
+                        : m_trace.processes().empty() ? process(0)
+                                                      : ProcessIndex { 0 };
                     const std::size_t t = counters.track(name, owner, device);
                     counters.tracks()[t].unit = unit;
                     it = trackOf.emplace(key, t).first;

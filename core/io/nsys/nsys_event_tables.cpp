@@ -231,7 +231,8 @@ void NsysImport::readContextDevices()
         return;
     }
     std::vector<std::pair<std::int64_t, std::int64_t>> wanted;
-    forEachRow(*sync, *contexts, [&](std::uint64_t) { wanted.emplace_back(contexts->integer(0), contexts->integer(1)); });
+    forEachRow(
+        *sync, *contexts, [&](std::uint64_t) { wanted.emplace_back(contexts->integer(0), contexts->integer(1)); });
     // One row of the context's work tells its device: the first that matches ends the scan.
     std::vector<SqliteStatement> lookups;
     for (const NsysTable work : { NsysTable::Kernel, NsysTable::Memcpy, NsysTable::Memset }) {
@@ -239,8 +240,8 @@ void NsysImport::readContextDevices()
             const std::vector<std::string> present = has(name) ? m_db.columns(name) : std::vector<std::string> {};
             if (std::find(present.begin(), present.end(), "contextId") == present.end())
                 continue;
-            if (auto s = m_db.prepare(
-                    "SELECT deviceId FROM \"" + std::string(name) + "\" WHERE globalPid = ?1 AND contextId = ?2 LIMIT 1"))
+            if (auto s = m_db.prepare("SELECT deviceId FROM \"" + std::string(name)
+                    + "\" WHERE globalPid = ?1 AND contextId = ?2 LIMIT 1"))
                 lookups.push_back(std::move(*s));
         }
     }

@@ -49,7 +49,8 @@ void NsysImport::readCpuSamples()
                     inOrder = false;
                     return;
                 }
-                frames.push_back(StackFrame { m_strings.name(s.integer(1), m_trace), m_strings.name(s.integer(2), m_trace) });
+                frames.push_back(
+                    StackFrame { m_strings.name(s.integer(1), m_trace), m_strings.name(s.integer(2), m_trace) });
             });
         close();
     };
@@ -61,7 +62,7 @@ void NsysImport::readCpuSamples()
         inOrder = true;
         readChains(" ORDER BY id, stackDepth");
     }
-    const std::uint32_t noChain = samples.addChain({});
+    std::optional<std::uint32_t> noChain; // the empty chain, made for the first sample without frames
     std::unordered_map<std::int64_t, std::size_t> threadOf; // by globalTid
     std::int64_t lastTid = -1;
     std::size_t lastThread = 0;
@@ -78,14 +79,17 @@ void NsysImport::readCpuSamples()
                 lastThread = it->second;
             }
             const std::int64_t id = s.integer(0);
-            const auto chain = std::lower_bound(chainOf.begin(), chainOf.end(), std::make_pair(id, std::uint32_t { 0 }));
+            const auto chain
+                = std::lower_bound(chainOf.begin(), chainOf.end(), std::make_pair(id, std::uint32_t { 0 }));
             CpuSample sample;
             sample.time = s.integer(1);
             sample.cpu = static_cast<std::uint32_t>(std::max<std::int64_t>(s.integer(3), 0));
             if (chain != chainOf.end() && chain->first == id) {
                 sample.callchain = chain->second;
             } else {
-                sample.callchain = noChain;
+                if (!noChain)
+                    noChain = samples.addChain({});
+                sample.callchain = *noChain;
                 ++withoutChain;
             }
             samples.threads()[lastThread].samples.push_back(sample);

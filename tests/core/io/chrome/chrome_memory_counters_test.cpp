@@ -89,7 +89,8 @@ TEST(ChromeMemoryCounters, ResNet50OnlyBytesGiveTheRunningSumAndAGapNamesTheFree
     EXPECT_EQ(found->end, 1'623'142'623'531'625'000);
     const GapEvidence evidence = gapEvidence(trace, *found, result.options.launchThresholdNs);
     ASSERT_TRUE(evidence.memoryChange.has_value());
-    const CounterPoint& point = trace.counters().tracks()[evidence.memoryChange->track].points[evidence.memoryChange->point];
+    const CounterPoint& point
+        = trace.counters().tracks()[evidence.memoryChange->track].points[evidence.memoryChange->point];
     EXPECT_EQ(point.time, 1'623'142'623'531'285'000);
     EXPECT_NE(evidence.summary.find("a free of 19267584 bytes on the device at +13.0"), std::string::npos)
         << evidence.summary;

@@ -7,12 +7,16 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/counter_figures.h"
 #include "core/analysis/gap_evidence.h"
+#include "core/io/chrome/chrome_trace_reader.h"
+#include "core/io/chrome/chrome_trace_writer.h"
 #include "core/io/nsys/nsys_sqlite_reader.h"
 #include "tests/core/hand_trace.h"
 #include "tests/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+
+#include <sstream>
 
 namespace gapscope {
 namespace {
@@ -57,7 +61,8 @@ std::string makeExport(const TempDir& dir)
               "  NOT NULL, metricId INTEGER NOT NULL, metricName TEXT NOT NULL);"
               "CREATE TABLE GPU_METRICS (rawTimestamp INTEGER NOT NULL, timestamp INTEGER NOT NULL, typeId INTEGER NOT"
               "  NULL, metricId INTEGER NOT NULL, value INTEGER NOT NULL);"
-              "INSERT INTO TARGET_INFO_GPU_METRICS VALUES (65536, 1, 'GPU Metrics (GPU 0)', 3, 'SM Active [Throughput %]'),"
+              "INSERT INTO TARGET_INFO_GPU_METRICS VALUES (65536, 1, 'GPU Metrics (GPU 0)', 3, 'SM Active [Throughput "
+              "%]'),"
               "  (65536, 1, 'GPU Metrics (GPU 0)', 8, 'DRAM Read Bandwidth [Throughput %]'),"
               "  (65537, 1, 'GPU Metrics (GPU 1)', 3, 'SM Active [Throughput %]');"
               "INSERT INTO GPU_METRICS VALUES (0, 0, 65536, 3, 10), (0, 0, 65536, 8, 5), (0, 1000, 65536, 3, 80),"
@@ -145,6 +150,35 @@ TEST(NsysGpuMemoryUsage, TheRunningSumOfAllocationsAndFreesAndTheGapThatHoldsOne
             << evidence.summary;
     }
     EXPECT_EQ(deviceGaps, 1u);
+}
+
+TEST(NsysCounters, ChromeJsonCarriesTheMemoryAsKinetoEventsAndTheMetricsAsCounterEvents)
+{
+    TempDir dir;
+    auto loaded = NsysSqliteReader::readFile(makeExport(dir));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
+    std::ostringstream json;
+    ChromeTraceWriter::write(loaded.value(), json);
+    EXPECT_NE(json.str().find("\"name\":\"[memory]\""), std::string::npos);
+    EXPECT_NE(json.str().find("\"ph\":\"C\",\"name\":\"SM Active [Throughput %]\""), std::string::npos);
+    auto again = ChromeTraceReader::parse(json.str(), "converted.json");
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    const Trace& trace = again.value();
+    // The memory comes back as the same steps on device 0, now from Total Allocated.
+    const CounterTrack* memory = trackNamed(trace, "memory allocated");
+    ASSERT_NE(memory, nullptr);
+    ASSERT_TRUE(memory->device.has_value());
+    EXPECT_EQ(trace.devices()[memory->device->value].id, 0);
+    ASSERT_EQ(memory->points.size(), 3u);
+    EXPECT_EQ(memory->points[1].time, 3000);
+    EXPECT_EQ(memory->points[1].value, 5096.0);
+    EXPECT_EQ(memory->points[2].value, 4096.0);
+    // The metric as a counter of the same values at the same times.
+    const CounterTrack* sm = trackNamed(trace, "SM Active [Throughput %]");
+    ASSERT_NE(sm, nullptr);
+    ASSERT_EQ(sm->points.size(), 4u);
+    EXPECT_EQ(sm->points[3].time, 5000);
+    EXPECT_EQ(sm->points[3].value, 70.0);
 }
 
 } // namespace

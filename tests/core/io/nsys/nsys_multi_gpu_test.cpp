@@ -75,7 +75,8 @@ std::string makeTwoProcessExport(const TempDir& dir)
             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000, 3000, " + d + ", 1, NULL, " + s + ", " + c1 + ", "
                 + gp + ", 1, 1), (4000, 5000, " + d + ", 1, NULL, " + s + ", " + c3 + ", " + gp + ", 1, 1);"
                 + "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 1100, 0, " + gt + ", " + c1 + ", 0), (1200, "
-                + "3100, 0, " + gt + ", " + c2 + ", 2), (3200, 3300, 0, " + gt + ", " + c3 + ", 0);"
+                + "3100, 0, " + gt + ", " + c2 + ", 2), (3200, 3300, 0, " + gt + ", " + c3
+                + ", 0);"
                 // deviceId 0 whatever the device, as nsys writes it; syncType 2 is a stream synchronization.
                 + "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (1200, 3050, 0, 1, NULL, " + s + ", " + c2
                 + ", " + gp + ", NULL, 2, 0, NULL);");
