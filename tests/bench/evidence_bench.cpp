@@ -6,6 +6,7 @@
 // without the sample and counter tables. Both are imported whole; the difference is what the evidence costs
 // (docs/evidence.md: +71 % on the shared 2-core machine, over the target).
 #include "core/io/nsys/nsys_sqlite_reader.h"
+#include "tests/bench/bench_sqlite.h"
 
 #include <benchmark/benchmark.h>
 #include <sqlite3.h>
@@ -20,6 +21,9 @@
 namespace {
 
 using namespace gapscope;
+using bench::exec;
+using bench::insert;
+using bench::prepare;
 
 constexpr std::int64_t kKernels = 400'000;
 constexpr int kThreads = 4;
@@ -32,33 +36,6 @@ constexpr std::int64_t kMemoryRows = 20'000;
 constexpr std::int64_t kPid = 777;
 constexpr std::int64_t kGlobalPid = kPid << 24;
 constexpr std::int64_t kCaptureNs = 4'000'000'000;
-
-void exec(sqlite3* db, const std::string& sql)
-{
-    char* error = nullptr;
-    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-        std::fprintf(stderr, "evidence_bench: %s: %s\n", sql.c_str(), error ? error : "");
-        std::abort();
-    }
-}
-
-sqlite3_stmt* prepare(sqlite3* db, const char* sql)
-{
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) != SQLITE_OK)
-        std::abort();
-    return statement;
-}
-
-void insert(sqlite3_stmt* statement, std::initializer_list<std::int64_t> values)
-{
-    int column = 1;
-    for (const std::int64_t v : values)
-        sqlite3_bind_int64(statement, column++, v);
-    if (sqlite3_step(statement) != SQLITE_DONE)
-        std::abort();
-    sqlite3_reset(statement);
-}
 
 void generate(const std::string& path)
 {

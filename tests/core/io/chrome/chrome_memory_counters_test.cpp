@@ -8,6 +8,7 @@
 #include "core/analysis/gap_evidence.h"
 #include "core/io/chrome/chrome_trace_reader.h"
 #include "tests/core/hand_trace.h"
+#include "tests/core/model/counter_track_named.h"
 #include "tests/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -18,16 +19,9 @@
 namespace gapscope {
 namespace {
 
-using test::load;
+using test::counterTrackNamed;
 
-const CounterTrack* trackNamed(const Trace& trace, std::string_view name)
-{
-    for (const CounterTrack& t : trace.counters().tracks()) {
-        if (t.name == name)
-            return &t;
-    }
-    return nullptr;
-}
+using test::load;
 
 double maxValue(const CounterTrack& track)
 {
@@ -41,8 +35,8 @@ TEST(ChromeMemoryCounters, BertGpuLaneMaximumIsTheLargestTotalAllocatedOfItsGpuE
 {
     const Trace trace = load("tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz");
     // 236 [memory] events: 218 with Device Type 1, Device Id 0, and 18 of the CPU (Device Type 0, Id -1).
-    const CounterTrack* allocated = trackNamed(trace, "memory allocated");
-    const CounterTrack* reserved = trackNamed(trace, "memory reserved");
+    const CounterTrack* allocated = counterTrackNamed(trace, "memory allocated");
+    const CounterTrack* reserved = counterTrackNamed(trace, "memory reserved");
     ASSERT_NE(allocated, nullptr);
     ASSERT_NE(reserved, nullptr);
     ASSERT_TRUE(allocated->device.has_value());
@@ -53,7 +47,7 @@ TEST(ChromeMemoryCounters, BertGpuLaneMaximumIsTheLargestTotalAllocatedOfItsGpuE
     // max(Total Allocated) of the GPU events: 101,305,344; max(Total Reserved): 121,634,816.
     EXPECT_EQ(maxValue(*allocated), 101'305'344.0);
     EXPECT_EQ(maxValue(*reserved), 121'634'816.0);
-    const CounterTrack* cpu = trackNamed(trace, "memory allocated (CPU)");
+    const CounterTrack* cpu = counterTrackNamed(trace, "memory allocated (CPU)");
     ASSERT_NE(cpu, nullptr);
     EXPECT_FALSE(cpu->device.has_value());
     EXPECT_EQ(cpu->points.size(), 18u);
@@ -67,9 +61,9 @@ TEST(ChromeMemoryCounters, BertGpuLaneMaximumIsTheLargestTotalAllocatedOfItsGpuE
 TEST(ChromeMemoryCounters, ResNet50OnlyBytesGiveTheRunningSumAndAGapNamesTheFreeInsideIt)
 {
     const Trace trace = load("kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
-    const CounterTrack* allocated = trackNamed(trace, "memory allocated");
+    const CounterTrack* allocated = counterTrackNamed(trace, "memory allocated");
     ASSERT_NE(allocated, nullptr);
-    EXPECT_EQ(trackNamed(trace, "memory reserved"), nullptr); // no Total Reserved in the file
+    EXPECT_EQ(counterTrackNamed(trace, "memory reserved"), nullptr); // no Total Reserved in the file
     EXPECT_NE(allocated->note.find("running sum"), std::string::npos) << allocated->note;
     // 8,220 GPU events; their Bytes summed in time order peak at 2,791,636,480 and end at 0.
     ASSERT_EQ(allocated->points.size(), 8220u);
@@ -111,9 +105,9 @@ TEST(ChromeCounterEvents, EachArgumentOfACounterIsATrackSteppedOverTheWindow)
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     const Trace& trace = loaded.value();
     ASSERT_EQ(trace.counters().tracks().size(), 3u);
-    const CounterTrack* depth = trackNamed(trace, "queue depth");
-    const CounterTrack* bytes = trackNamed(trace, "queue bytes");
-    const CounterTrack* power = trackNamed(trace, "power");
+    const CounterTrack* depth = counterTrackNamed(trace, "queue depth");
+    const CounterTrack* bytes = counterTrackNamed(trace, "queue bytes");
+    const CounterTrack* power = counterTrackNamed(trace, "power");
     ASSERT_NE(depth, nullptr);
     ASSERT_NE(bytes, nullptr);
     ASSERT_NE(power, nullptr);

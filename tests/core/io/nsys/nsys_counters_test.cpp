@@ -11,6 +11,8 @@
 #include "core/io/chrome/chrome_trace_writer.h"
 #include "core/io/nsys/nsys_sqlite_reader.h"
 #include "tests/core/hand_trace.h"
+#include "tests/core/io/nsys/hand_made_export.h"
+#include "tests/core/model/counter_track_named.h"
 #include "tests/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -21,13 +23,10 @@
 namespace gapscope {
 namespace {
 
-using test::TempDir;
+using test::counterTrackNamed;
 
-void execute(sqlite3* db, const std::string& sql)
-{
-    char* error = nullptr;
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-}
+using test::execute;
+using test::TempDir;
 
 constexpr std::int64_t kPid = 400;
 const std::string kGlobalPid = std::to_string(kPid << 24);
@@ -79,15 +78,6 @@ std::string makeExport(const TempDir& dir)
     return path;
 }
 
-const CounterTrack* trackNamed(const Trace& trace, std::string_view name)
-{
-    for (const CounterTrack& t : trace.counters().tracks()) {
-        if (t.name == name)
-            return &t;
-    }
-    return nullptr;
-}
-
 TEST(NsysGpuMetrics, EachMetricOfEachGpuIsATrackOnItsDevice)
 {
     TempDir dir;
@@ -95,9 +85,9 @@ TEST(NsysGpuMetrics, EachMetricOfEachGpuIsATrackOnItsDevice)
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     const Trace& trace = loaded.value();
     ASSERT_EQ(trace.devices().size(), 1u); // the metrics of GPU 1 make no device
-    const CounterTrack* sm = trackNamed(trace, "SM Active [Throughput %]");
-    const CounterTrack* dram = trackNamed(trace, "DRAM Read Bandwidth [Throughput %]");
-    const CounterTrack* other = trackNamed(trace, "SM Active [Throughput %] (GPU 1)");
+    const CounterTrack* sm = counterTrackNamed(trace, "SM Active [Throughput %]");
+    const CounterTrack* dram = counterTrackNamed(trace, "DRAM Read Bandwidth [Throughput %]");
+    const CounterTrack* other = counterTrackNamed(trace, "SM Active [Throughput %] (GPU 1)");
     ASSERT_NE(sm, nullptr);
     ASSERT_NE(dram, nullptr);
     ASSERT_NE(other, nullptr);
@@ -125,7 +115,7 @@ TEST(NsysGpuMemoryUsage, TheRunningSumOfAllocationsAndFreesAndTheGapThatHoldsOne
     auto loaded = NsysSqliteReader::readFile(makeExport(dir));
     ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
     const Trace& trace = loaded.value();
-    const CounterTrack* memory = trackNamed(trace, "memory allocated");
+    const CounterTrack* memory = counterTrackNamed(trace, "memory allocated");
     ASSERT_NE(memory, nullptr);
     ASSERT_TRUE(memory->device.has_value());
     EXPECT_EQ(memory->unit, "bytes");
@@ -165,7 +155,7 @@ TEST(NsysCounters, ChromeJsonCarriesTheMemoryAsKinetoEventsAndTheMetricsAsCounte
     ASSERT_TRUE(again.ok()) << again.error().toString();
     const Trace& trace = again.value();
     // The memory comes back as the same steps on device 0, now from Total Allocated.
-    const CounterTrack* memory = trackNamed(trace, "memory allocated");
+    const CounterTrack* memory = counterTrackNamed(trace, "memory allocated");
     ASSERT_NE(memory, nullptr);
     ASSERT_TRUE(memory->device.has_value());
     EXPECT_EQ(trace.devices()[memory->device->value].id, 0);
@@ -174,7 +164,7 @@ TEST(NsysCounters, ChromeJsonCarriesTheMemoryAsKinetoEventsAndTheMetricsAsCounte
     EXPECT_EQ(memory->points[1].value, 5096.0);
     EXPECT_EQ(memory->points[2].value, 4096.0);
     // The metric as a counter of the same values at the same times.
-    const CounterTrack* sm = trackNamed(trace, "SM Active [Throughput %]");
+    const CounterTrack* sm = counterTrackNamed(trace, "SM Active [Throughput %]");
     ASSERT_NE(sm, nullptr);
     ASSERT_EQ(sm->points.size(), 4u);
     EXPECT_EQ(sm->points[3].time, 5000);

@@ -7,6 +7,7 @@
 #include "core/analysis/gap_evidence.h"
 #include "core/io/nsys/nsys_sqlite_reader.h"
 #include "tests/core/hand_trace.h"
+#include "tests/core/io/nsys/hand_made_export.h"
 #include "tests/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,8 @@
 
 namespace gapscope {
 namespace {
+
+using test::execute;
 
 using test::load;
 
@@ -112,12 +115,6 @@ TEST(NsysCpuSamples, SaxpyCountsAndASyncGapsTopFunctionsAreThoseOfTheRowsInIt)
                                     "605 self / 692 total, std::abs(double) (saxpy-mpi-cuda) 90 self / 90 total"),
         std::string::npos)
         << evidence.summary;
-}
-
-void execute(sqlite3* db, const std::string& sql)
-{
-    char* error = nullptr;
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
 }
 
 /// Kernels [2,000, 3,000) and [51,000, 52,000) launched at 1,000 and 50,000 by thread 100: a host gap [3,000,

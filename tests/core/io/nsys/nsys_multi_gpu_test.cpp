@@ -7,6 +7,7 @@
 #include "core/analysis/analysis.h"
 #include "core/io/nsys/nsys_sqlite_reader.h"
 #include "tests/core/hand_trace.h"
+#include "tests/core/io/nsys/hand_made_export.h"
 #include "tests/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -18,13 +19,8 @@ namespace gapscope {
 namespace {
 
 using test::allWarnings;
+using test::execute;
 using test::TempDir;
-
-void execute(sqlite3* db, const std::string& sql)
-{
-    char* error = nullptr;
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-}
 
 constexpr std::int64_t kPidA = 200; // on device 0
 constexpr std::int64_t kPidB = 300; // on device 1
