@@ -65,8 +65,9 @@ void generate(const std::string& path)
         "  INTEGER)");
     exec(db, "INSERT INTO StringIds VALUES (0, 'cudaLaunchKernel_v7000'), (1, 'void kernel(float *)')");
     for (int f = 0; f < 200; ++f)
-        exec(db, "INSERT INTO StringIds VALUES (" + std::to_string(10 + f) + ", 'function_" + std::to_string(f) + "')");
-    exec(db, "INSERT INTO StringIds VALUES (5, '/usr/lib/libapp.so')");
+        exec(db, "INSERT INTO StringIds VALUES (" + std::to_string(3 + f) + ", 'function_" + std::to_string(f) + "')");
+    // Ids without holes, as nsys numbers its strings.
+    exec(db, "INSERT INTO StringIds VALUES (2, '/usr/lib/libapp.so')");
     for (int m = 0; m < kMetrics; ++m) {
         exec(db,
             "INSERT INTO TARGET_INFO_GPU_METRICS VALUES (65536, 1, 'GPU Metrics (GPU 0)', " + std::to_string(m)
@@ -82,7 +83,7 @@ void generate(const std::string& path)
     }
     sqlite3_stmt* sample = prepare(db, "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, 3, 1, ?, 1)");
     sqlite3_stmt* frame
-        = prepare(db, "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, 5, NULL, NULL, NULL, NULL, 0, 7, ?)");
+        = prepare(db, "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, 2, NULL, NULL, NULL, NULL, 0, 7, ?)");
     std::int64_t id = 0;
     for (std::int64_t s = 0; s < kSamplesPerThread; ++s) {
         for (int t = 0; t < kThreads; ++t) {
@@ -90,7 +91,7 @@ void generate(const std::string& path)
             insert(sample, { id, s * (kCaptureNs / kSamplesPerThread) + t, kGlobalPid | (kPid + t) });
             const int stack = static_cast<int>(id % kStacks);
             for (int d = 0; d < kFrames; ++d)
-                insert(frame, { id, 10 + (stack * 3 + d) % 200, d });
+                insert(frame, { id, 3 + (stack * 3 + d) % 200, d });
         }
     }
     sqlite3_stmt* metric = prepare(db, "INSERT INTO GPU_METRICS VALUES (0, ?, 65536, ?, ?)");
@@ -111,13 +112,26 @@ void generate(const std::string& path)
 struct Databases {
     std::string with;
     std::string without;
+    std::string samplesOnly; // with the samples, without the counter tables
     ~Databases()
     {
         std::error_code ec;
         std::filesystem::remove(with, ec);
         std::filesystem::remove(without, ec);
+        std::filesystem::remove(samplesOnly, ec);
     }
 };
+
+/// A copy of `from` at `to` without `tables` (SQL statements dropping them), vacuumed.
+void copyWithout(const std::string& from, const std::string& to, const char* dropTables)
+{
+    std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+    sqlite3* db = nullptr;
+    if (sqlite3_open(to.c_str(), &db) != SQLITE_OK)
+        std::abort();
+    exec(db, std::string(dropTables) + "; VACUUM");
+    sqlite3_close(db);
+}
 
 const Databases& databases()
 {
@@ -136,20 +150,18 @@ const Databases& databases()
             exec(db, "VACUUM");
             sqlite3_close(db);
         }
-        std::filesystem::copy_file(made.with, made.without, std::filesystem::copy_options::overwrite_existing);
-        sqlite3* db = nullptr;
-        if (sqlite3_open(made.without.c_str(), &db) != SQLITE_OK)
-            std::abort();
-        exec(db,
+        made.samplesOnly = made.without.substr(0, made.without.size() - 12) + "_samples.sqlite";
+        copyWithout(made.with, made.without,
             "DROP TABLE COMPOSITE_EVENTS; DROP TABLE SAMPLING_CALLCHAINS; DROP TABLE GPU_METRICS;"
-            "DROP TABLE TARGET_INFO_GPU_METRICS; DROP TABLE CUDA_GPU_MEMORY_USAGE_EVENTS; VACUUM");
-        sqlite3_close(db);
+            "DROP TABLE TARGET_INFO_GPU_METRICS; DROP TABLE CUDA_GPU_MEMORY_USAGE_EVENTS");
+        copyWithout(made.with, made.samplesOnly,
+            "DROP TABLE GPU_METRICS; DROP TABLE TARGET_INFO_GPU_METRICS; DROP TABLE CUDA_GPU_MEMORY_USAGE_EVENTS");
         return made;
     }();
     return d;
 }
 
-void import(benchmark::State& state, const std::string& path, bool expectEvidence)
+void import(benchmark::State& state, const std::string& path, bool expectSamples, bool expectCounters)
 {
     for (auto _ : state) {
         auto loaded = NsysSqliteReader::readFile(path);
@@ -159,9 +171,9 @@ void import(benchmark::State& state, const std::string& path, bool expectEvidenc
         }
         const Trace& trace = loaded.value();
         if (trace.eventCount() != 2 * static_cast<std::size_t>(kKernels)
-            || (trace.samples().count() == kThreads * static_cast<std::size_t>(kSamplesPerThread)) != expectEvidence
+            || (trace.samples().count() == kThreads * static_cast<std::size_t>(kSamplesPerThread)) != expectSamples
             || (trace.counters().pointCount() == static_cast<std::size_t>(kMetrics * kMetricSamples + kMemoryRows))
-                != expectEvidence) {
+                != expectCounters) {
             state.SkipWithError("the import did not give the events, samples and counter points generated");
             return;
         }
@@ -173,15 +185,22 @@ void import(benchmark::State& state, const std::string& path, bool expectEvidenc
 /// The capture with its samples and counters.
 void BM_ImportNsysWithSamplesAndCounters(benchmark::State& state)
 {
-    import(state, databases().with, true);
+    import(state, databases().with, true, true);
 }
 BENCHMARK(BM_ImportNsysWithSamplesAndCounters)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
 /// The same capture without the sample and counter tables.
 void BM_ImportNsysWithoutSamplesAndCounters(benchmark::State& state)
 {
-    import(state, databases().without, false);
+    import(state, databases().without, false, false);
 }
 BENCHMARK(BM_ImportNsysWithoutSamplesAndCounters)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
+
+/// With the CPU samples only (no GPU metrics or memory rows): what the samples cost alone.
+void BM_ImportNsysWithSamplesOnly(benchmark::State& state)
+{
+    import(state, databases().samplesOnly, true, false);
+}
+BENCHMARK(BM_ImportNsysWithSamplesOnly)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
 } // namespace
