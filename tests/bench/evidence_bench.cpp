@@ -183,6 +183,7 @@ void import(benchmark::State& state, const std::string& path, bool expectSamples
 }
 
 /// The capture with its samples and counters.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
 void BM_ImportNsysWithSamplesAndCounters(benchmark::State& state)
 {
     import(state, databases().with, true, true);
@@ -190,6 +191,7 @@ void BM_ImportNsysWithSamplesAndCounters(benchmark::State& state)
 BENCHMARK(BM_ImportNsysWithSamplesAndCounters)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
 /// The same capture without the sample and counter tables.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
 void BM_ImportNsysWithoutSamplesAndCounters(benchmark::State& state)
 {
     import(state, databases().without, false, false);
@@ -197,6 +199,7 @@ void BM_ImportNsysWithoutSamplesAndCounters(benchmark::State& state)
 BENCHMARK(BM_ImportNsysWithoutSamplesAndCounters)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
 /// With the CPU samples only (no GPU metrics or memory rows): what the samples cost alone.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
 void BM_ImportNsysWithSamplesOnly(benchmark::State& state)
 {
     import(state, databases().samplesOnly, true, false);

@@ -12,7 +12,7 @@
 namespace gapscope::cli {
 namespace {
 
-nlohmann::json reportJson(std::vector<std::string> args)
+nlohmann::json reportJson(const std::vector<std::string>& args)
 {
     std::ostringstream out;
     std::ostringstream err;

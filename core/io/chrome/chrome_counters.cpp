@@ -57,7 +57,11 @@ void ChromeCounterCollector::addCounter(const ParsedEvent& ev)
     for (const auto& [key, value] : args.items()) {
         if (!value.is_number())
             continue;
-        const std::string track = key == "value" ? name : name + " " + key;
+        std::string track = name;
+        if (key != "value") {
+            track += ' ';
+            track += key;
+        }
         m_counters[{ ev.pid.id.value, track }].push_back(CounterPoint { ev.ts, value.get<double>() });
     }
 }

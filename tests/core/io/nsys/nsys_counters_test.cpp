@@ -36,7 +36,7 @@ const std::string kGlobalPid = std::to_string(kPid << 24);
 /// 1,000 bytes allocated at 1,500, 4,096 at 3,000, the 1,000 freed at 4,000.
 std::string makeExport(const TempDir& dir)
 {
-    const std::string path = dir.file("metrics.sqlite");
+    std::string path = dir.file("metrics.sqlite");
     sqlite3* db = nullptr;
     EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     execute(db,

@@ -122,7 +122,7 @@ TEST(NsysCpuSamples, SaxpyCountsAndASyncGapsTopFunctionsAreThoseOfTheRowsInIt)
 /// read_input < load < main), 20,000 (main) and 60,000 (after the gap); thread 101 at 10,000 (poll).
 std::string makeSampledExport(const test::TempDir& dir)
 {
-    const std::string path = dir.file("sampled.sqlite");
+    std::string path = dir.file("sampled.sqlite");
     sqlite3* db = nullptr;
     EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     const std::string gp = std::to_string(std::int64_t { 100 } << 24);

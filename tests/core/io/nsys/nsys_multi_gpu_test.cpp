@@ -39,7 +39,7 @@ std::string globalTid(std::int64_t pid)
 /// that ran nothing, with one synchronization row.
 std::string makeTwoProcessExport(const TempDir& dir)
 {
-    const std::string path = dir.file("two_gpus.sqlite");
+    std::string path = dir.file("two_gpus.sqlite");
     sqlite3* db = nullptr;
     EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     execute(db,
