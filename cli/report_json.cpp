@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/report_json.h"
 
+#include "core/analysis/counter_figures.h"
 #include "core/analysis/gap_evidence.h"
 #include "core/io/common/json_stream_writer.h"
 #include "core/model/labels.h"
@@ -35,6 +36,41 @@ json windowJson(const Window& window)
         ranges.push_back({ r.start, r.end });
     return json { { "kind", windowKindName(window.kind) }, { "start_ns", window.start() }, { "end_ns", window.end() },
         { "length_ns", window.length() }, { "ranges", ranges } };
+}
+
+/// Each counter track's figures over its process's window (null figures when it has no value there).
+json countersJson(const Trace& trace, const AnalysisResult& result)
+{
+    json counters = json::array();
+    for (const CounterTrack& track : trace.counters().tracks()) {
+        json entry = { { "name", track.name }, { "unit", track.unit },
+            { "device", track.device ? json(trace.devices()[track.device->value].id) : json(nullptr) },
+            { "process", trace.processes()[track.process.value].pid }, { "min", nullptr }, { "max", nullptr },
+            { "mean", nullptr } };
+        if (!track.note.empty())
+            entry["note"] = track.note;
+        if (track.process.value < result.windows.size() && !result.windows[track.process.value].ranges.empty()) {
+            const Window& window = result.windows[track.process.value];
+            entry["window"] = windowJson(window);
+            if (const auto figures = counterFigures(track, window.start(), window.end())) {
+                entry["min"] = figures->min;
+                entry["max"] = figures->max;
+                entry["mean"] = figures->mean;
+            }
+        }
+        counters.push_back(std::move(entry));
+    }
+    return counters;
+}
+
+/// Every CPU sample of the trace (not only the window's), per thread.
+json samplesJson(const Trace& trace)
+{
+    json byThread = json::array();
+    for (const ThreadSamples& t : trace.samples().threads())
+        byThread.push_back(
+            { { "pid", trace.processes()[t.process.value].pid }, { "tid", t.tid }, { "count", t.samples.size() } });
+    return json { { "window", "trace" }, { "count", trace.samples().count() }, { "by_thread", byThread } };
 }
 
 } // namespace
@@ -121,7 +157,53 @@ public:
         event(evidence.syncCall);
         m_out.raw(",\n       \"host_range\": ");
         event(evidence.hostRange);
+        m_out.raw(",\n       \"samples\": ");
+        samples(evidence.samples);
+        m_out.raw(",\n       \"memory\": ");
+        memoryChange(evidence.memoryChange);
         m_out.raw("}}");
+    }
+    /// {"track": NAME, "time_ns": T, "bytes": +N or -N}, or null.
+    void memoryChange(const std::optional<GapEvidence::CounterStep>& step)
+    {
+        if (!step) {
+            m_out.raw("null");
+            return;
+        }
+        const CounterTrack& track = m_trace.counters().tracks()[step->track];
+        const CounterPoint& point = track.points[step->point];
+        const double before = step->point > 0 ? track.points[step->point - 1].value : 0.0;
+        m_out.raw("{\"track\": ");
+        m_out.string(track.name);
+        m_out.raw(", \"time_ns\": ");
+        m_out.integer(point.time);
+        m_out.raw(", \"bytes\": ");
+        m_out.integer(static_cast<std::int64_t>(point.value - before));
+        m_out.raw("}");
+    }
+    /// {"count": N, "top": [{"function", "module", "self", "total"}, ...]}, or null.
+    void samples(const std::optional<GapEvidence::Samples>& samples)
+    {
+        if (!samples) {
+            m_out.raw("null");
+            return;
+        }
+        m_out.raw("{\"count\": ");
+        m_out.unsignedInteger(samples->count);
+        m_out.raw(", \"top\": [");
+        for (std::size_t i = 0; i < samples->top.size(); ++i) {
+            const SampledFunction& f = samples->top[i];
+            m_out.raw(i ? ", {\"function\": " : "{\"function\": ");
+            m_out.string(m_trace.strings().view(f.frame.function));
+            m_out.raw(", \"module\": ");
+            m_out.string(m_trace.strings().view(f.frame.module));
+            m_out.raw(", \"self\": ");
+            m_out.unsignedInteger(f.self);
+            m_out.raw(", \"total\": ");
+            m_out.unsignedInteger(f.total);
+            m_out.raw("}");
+        }
+        m_out.raw("]}");
     }
     void step(const Step& s)
     {
@@ -251,6 +333,8 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
     member("gpu_activity", result.hasGpuActivity);
     member("processes", processes);
     member("devices", devices);
+    member("samples", samplesJson(trace));
+    member("counters", countersJson(trace, result));
 
     const std::vector<std::size_t> longest
         = longestGaps(result.gaps, options.top.value_or(std::numeric_limits<std::size_t>::max()), false);

@@ -100,6 +100,21 @@ struct GapEvidence {
     std::optional<EventRef> hostRange;
     /// For `dependency`: the cudaStreamWaitEvent (or cuStreamWaitEvent) enqueued on L's thread just before L.
     std::optional<EventRef> awaitedWait;
+    /// For `host` and `sync` (L began after the gap did): the CPU samples of L's thread inside the gap, when that
+    /// thread was sampled there.
+    struct Samples {
+        std::uint32_t count = 0;
+        /// The functions with the most self samples, most first (topSampledFunctions()).
+        std::vector<SampledFunction> top;
+    };
+    std::optional<Samples> samples;
+    /// The first allocation or free on the gap's device inside the gap: point `point` of counter track `track`
+    /// (a memory lane), whose step from the point before is the bytes allocated (+) or freed (−).
+    struct CounterStep {
+        std::uint32_t track = 0;
+        std::uint32_t point = 0;
+    };
+    std::optional<CounterStep> memoryChange;
     /// One line a person can read: "cudaStreamSynchronize on thread 1234 from -2.100 ms to +3.000 µs; ...",
     /// times relative to the gap start (describeGap()).
     std::string summary;

@@ -48,6 +48,31 @@ void appendCall(std::string& out, const Trace& trace, EventRef call)
     appendInteger(out, trace.lanes()[call.lane.value].tid);
 }
 
+/// "; the launching thread was sampled 12 times in this gap: read_input (libfoo.so) 8 self / 10 total, ...":
+/// the three functions with the most self samples.
+void appendSamples(std::string& out, const Trace& trace, const GapEvidence::Samples& samples)
+{
+    out += "; the launching thread was sampled ";
+    appendInteger(out, samples.count);
+    out += samples.count == 1 ? " time in this gap" : " times in this gap";
+    constexpr std::size_t kNamed = 3;
+    for (std::size_t i = 0; i < samples.top.size() && i < kNamed; ++i) {
+        const SampledFunction& f = samples.top[i];
+        out += i == 0 ? ": " : ", ";
+        appendName(out, trace.strings().view(f.frame.function));
+        if (const std::string_view module = trace.strings().view(f.frame.module); !module.empty()) {
+            out += " (";
+            appendName(out, module.substr(module.rfind('/') + 1));
+            out += ")";
+        }
+        out += " ";
+        appendInteger(out, f.self);
+        out += " self / ";
+        appendInteger(out, f.total);
+        out += " total";
+    }
+}
+
 } // namespace
 
 GapClassifier::GapClassifier(const Trace& trace, const std::vector<SyncCallIndex>& syncCalls, TimeNs launchThresholdNs)
@@ -66,8 +91,10 @@ GapClassifier::Context GapClassifier::context(ProcessIndex process) const
     return context;
 }
 
-std::string gapEvidenceSummary(
-    const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs)
+namespace {
+
+/// The summary of what the cause's rule found.
+std::string causeSummary(const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs)
 {
     const TimeNs g0 = gap.start;
     std::string out;
@@ -95,6 +122,8 @@ std::string gapEvidenceSummary(
             out += " at ";
             appendOffset(out, launch.start - g0);
         }
+        if (evidence.samples)
+            appendSamples(out, trace, *evidence.samples);
         return out;
     case GapCause::Host:
         appendCall(out, trace, *evidence.launch);
@@ -114,6 +143,8 @@ std::string gapEvidenceSummary(
         } else {
             out += "; no range on that thread covers most of the gap";
         }
+        if (evidence.samples)
+            appendSamples(out, trace, *evidence.samples);
         return out;
     case GapCause::Launch:
     case GapCause::Dependency:
@@ -149,6 +180,28 @@ std::string gapEvidenceSummary(
         }
         return out;
     }
+    }
+    return out;
+}
+
+} // namespace
+
+std::string gapEvidenceSummary(
+    const Trace& trace, const Gap& gap, const GapEvidence& evidence, TimeNs launchThresholdNs)
+{
+    std::string out = causeSummary(trace, gap, evidence, launchThresholdNs);
+    if (evidence.memoryChange) {
+        // The caching allocator's cudaMalloc and cudaFree synchronize the device: a classic cause of a gap.
+        const CounterTrack& track = trace.counters().tracks()[evidence.memoryChange->track];
+        const std::uint32_t i = evidence.memoryChange->point;
+        const double before = i > 0 ? track.points[i - 1].value : 0.0;
+        const auto delta = static_cast<long long>(track.points[i].value - before);
+        out += out.empty() ? "" : "; ";
+        out += delta < 0 ? "a free of " : "an allocation of ";
+        appendInteger(out, delta < 0 ? -delta : delta);
+        out += " bytes on the device at ";
+        appendOffset(out, track.points[i].time - gap.start);
+        out += " (cudaMalloc/cudaFree synchronize)";
     }
     return out;
 }

@@ -242,6 +242,42 @@ std::optional<EventRef> GapEvidenceFinder::syncCallRunningAt(ProcessIndex proces
     return best;
 }
 
+std::optional<GapEvidence::Samples> GapEvidenceFinder::samplesOfLauncher(
+    EventRef launch, TimeNs start, TimeNs end) const
+{
+    const CpuSamples& all = m_trace.samples();
+    if (all.empty())
+        return std::nullopt;
+    const Lane& lane = m_trace.lanes()[launch.lane.value];
+    const ThreadSamples* thread = all.find(lane.process, lane.tid);
+    if (!thread)
+        return std::nullopt;
+    const auto [first, last] = samplesIn(*thread, start, end);
+    if (first == last)
+        return std::nullopt;
+    return GapEvidence::Samples { static_cast<std::uint32_t>(last - first),
+        topSampledFunctions(all, *thread, first, last, kTopSampledFunctions) };
+}
+
+std::optional<GapEvidence::CounterStep> GapEvidenceFinder::memoryChangeIn(const Gap& gap) const
+{
+    std::optional<GapEvidence::CounterStep> first;
+    TimeNs firstTime = 0;
+    const std::vector<CounterTrack>& tracks = m_trace.counters().tracks();
+    for (std::uint32_t t = 0; t < tracks.size(); ++t) {
+        const CounterTrack& track = tracks[t];
+        if (track.device != gap.device || !track.name.starts_with(kMemoryAllocatedTrack))
+            continue;
+        const auto it = std::partition_point(
+            track.points.begin(), track.points.end(), [&](const CounterPoint& p) { return p.time < gap.start; });
+        if (it == track.points.end() || it->time >= gap.end || (first && it->time >= firstTime))
+            continue;
+        first = GapEvidence::CounterStep { t, static_cast<std::uint32_t>(it - track.points.begin()) };
+        firstTime = it->time;
+    }
+    return first;
+}
+
 GapEvidence GapEvidenceFinder::evidence(const Gap& gap)
 {
     GapEvidence evidence;
@@ -252,6 +288,11 @@ GapEvidence GapEvidenceFinder::evidence(const Gap& gap)
         evidence.syncCall = syncCallRunningAt(gap.process, gap.start);
     if (evidence.launch && gap.cause == GapCause::Host)
         evidence.hostRange = hostRangeCovering(evidence.launch->lane, gap.start, gap.end);
+    // In both the launch came after the gap began: what the launching thread ran meanwhile is the CPU work the
+    // GPU waited for (after the synchronizing call returned, for `sync`).
+    if (evidence.launch && (gap.cause == GapCause::Host || gap.cause == GapCause::Sync))
+        evidence.samples = samplesOfLauncher(*evidence.launch, gap.start, gap.end);
+    evidence.memoryChange = memoryChangeIn(gap);
     if (evidence.launch && gap.cause == GapCause::Dependency)
         evidence.awaitedWait = waitBeforeLaunch(m_trace, *evidence.launch, evidence.closingOp->lane);
     evidence.summary = gapEvidenceSummary(m_trace, gap, evidence, m_launchThresholdNs);

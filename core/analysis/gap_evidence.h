@@ -29,6 +29,13 @@ public:
     /// ties go to the earlier start, then to the lower lane.
     std::optional<EventRef> syncCallRunningAt(ProcessIndex process, TimeNs t);
 
+    /// The CPU samples of the thread of `launch` in [start, end), nullopt when there are none.
+    std::optional<GapEvidence::Samples> samplesOfLauncher(EventRef launch, TimeNs start, TimeNs end) const;
+    /// The first point inside the gap of a memory track of the gap's device.
+    std::optional<GapEvidence::CounterStep> memoryChangeIn(const Gap& gap) const;
+    /// How many sampled functions a gap's evidence lists.
+    static constexpr std::size_t kTopSampledFunctions = 5;
+
 private:
     struct LaneIndexes;
     LaneIndexes& indexesOf(LaneIndex lane);

@@ -3,6 +3,8 @@
 
 #include "core/model/args_table.h"
 #include "core/model/correlation_index.h"
+#include "core/model/counter_tracks.h"
+#include "core/model/cpu_samples.h"
 #include "core/model/event.h"
 #include "core/model/string_table.h"
 #include "core/model/trace_indices.h"
@@ -97,6 +99,10 @@ struct TraceContent {
     std::uint64_t skippedEvents = 0;
     /// Records the collector reported as dropped (0 for imports).
     std::uint64_t droppedRecords = 0;
+    /// CPU samples per thread, beside the events (nsys `--sample`); empty when the trace has none.
+    CpuSamples samples;
+    /// Counters over time (memory in use per device, GPU metrics, Chrome `C` counters); empty when none.
+    CounterTracks counters;
 };
 
 /// The whole model of one or more loaded trace files, finished: every lane sorted by laneOrder with depth and
@@ -112,6 +118,10 @@ public:
     const std::vector<ImportWarning>& warnings() const { return m_content.warnings; }
     std::uint64_t skippedEvents() const { return m_content.skippedEvents; }
     std::uint64_t droppedRecords() const { return m_content.droppedRecords; }
+    /// Each thread's samples sorted by time.
+    const CpuSamples& samples() const { return m_content.samples; }
+    /// Each track's points sorted by time.
+    const CounterTracks& counters() const { return m_content.counters; }
 
     /// The NameClass bits (core/model/call_names.h) of every string, by string id: sync call, profiler step,
     /// communication kernel, classified once when the trace was finished; what hot loops read instead of names.

@@ -149,6 +149,8 @@ Trace TraceBuilder::finish() &&
     Trace trace;
     trace.m_content = std::move(m_content);
     *this = TraceBuilder {};
+    trace.m_content.samples.finish();
+    trace.m_content.counters.finish();
     std::vector<Lane>& lanes = trace.m_content.lanes;
     const std::size_t processCount = trace.m_content.processes.size();
     // Lanes are independent, and so are the two sides of the correlation index: on a big trace, a second
@@ -224,6 +226,9 @@ void TraceBuilder::append(TraceBuilder&& other)
             m_threadLaneIndex.emplace(std::make_pair(lane.process.value, lane.tid), index);
         m_content.lanes.push_back(std::move(lane));
     }
+    m_content.samples.append(
+        std::move(other.m_content.samples), processOffset, other.m_content.strings, m_content.strings);
+    m_content.counters.append(std::move(other.m_content.counters), processOffset, deviceOffset);
     for (ImportWarning& w : other.m_content.warnings)
         m_content.warnings.push_back(std::move(w));
     m_content.skippedEvents += other.m_content.skippedEvents;

@@ -27,6 +27,10 @@ public:
     std::vector<ImportWarning>& warnings() { return m_content.warnings; }
     std::uint64_t& skippedEvents() { return m_content.skippedEvents; }
     std::uint64_t& droppedRecords() { return m_content.droppedRecords; }
+    CpuSamples& samples() { return m_content.samples; }
+    const CpuSamples& samples() const { return m_content.samples; }
+    CounterTracks& counters() { return m_content.counters; }
+    const CounterTracks& counters() const { return m_content.counters; }
     const StringTable& strings() const { return m_content.strings; }
     const std::vector<Process>& processes() const { return m_content.processes; }
     const std::vector<Device>& devices() const { return m_content.devices; }

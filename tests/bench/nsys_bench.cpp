@@ -3,6 +3,7 @@
 // like `nsys export --type sqlite` (schema 3.x columns) with 2 M kernels and their 2 M cudaLaunchKernel rows, on
 // 4 threads and 4 streams, is generated once into a temporary file with the SQLite API, then imported.
 #include "core/io/nsys/nsys_sqlite_reader.h"
+#include "tests/bench/bench_sqlite.h"
 
 #include <benchmark/benchmark.h>
 #include <sqlite3.h>
@@ -19,6 +20,9 @@
 namespace {
 
 using namespace gapscope;
+using bench::exec;
+using bench::insert;
+using bench::prepare;
 
 constexpr std::int64_t kGpuOps = 2'000'000;
 constexpr int kThreads = 4;
@@ -26,35 +30,6 @@ constexpr int kStreams = 4;
 constexpr int kKernelNames = 64;
 constexpr std::int64_t kPid = 4242;
 constexpr std::int64_t kGlobalPid = (std::int64_t { 1 } << 48) | (kPid << 24);
-
-void exec(sqlite3* db, const char* sql)
-{
-    char* error = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
-        std::fprintf(stderr, "nsys_bench: %s: %s\n", sql, error ? error : "");
-        std::abort();
-    }
-}
-
-sqlite3_stmt* prepare(sqlite3* db, const char* sql)
-{
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) != SQLITE_OK) {
-        std::fprintf(stderr, "nsys_bench: %s: %s\n", sql, sqlite3_errmsg(db));
-        std::abort();
-    }
-    return statement;
-}
-
-void insert(sqlite3_stmt* statement, std::initializer_list<std::int64_t> values)
-{
-    int column = 1;
-    for (const std::int64_t v : values)
-        sqlite3_bind_int64(statement, column++, v);
-    if (sqlite3_step(statement) != SQLITE_DONE)
-        std::abort();
-    sqlite3_reset(statement);
-}
 
 void generate(const std::string& path)
 {

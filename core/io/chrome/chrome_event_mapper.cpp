@@ -125,10 +125,14 @@ void ChromeEventMapper::map(const ParsedEvent& ev, std::uint64_t offset)
     }
     const char phase = ev.ph[0];
     switch (phase) {
+    case 'i':
+        if (ev.hasName && ev.name == "[memory]")
+            m_counters.addMemory(ev);
+        mapSlice(ev, offset, phase);
+        return;
     case 'X':
     case 'B':
     case 'E':
-    case 'i':
     case 'I':
         mapSlice(ev, offset, phase);
         return;
@@ -139,8 +143,10 @@ void ChromeEventMapper::map(const ParsedEvent& ev, std::uint64_t offset)
     case 'f':
         mapFlow(ev, offset);
         return;
+    case 'C':
+        m_counters.addCounter(ev);
+        return;
     case 't': // flow step: adds nothing to a launch → GPU op link
-    case 'C': // counters: not modelled
         return;
     default:
         countUnsupported(ev.ph, offset);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/io/chrome/chrome_counters.h"
 #include "core/io/chrome/chrome_event_parser.h"
 #include "core/io/chrome/chrome_trace_builder.h"
 #include "core/io/common/read_filter.h"
@@ -15,7 +16,8 @@
 namespace gapscope::chrome {
 
 /// Turns parsed trace events into the model through a ChromeTraceBuilder: `ph` decides what an event is
-/// (X/B/E/i slices, M metadata, s/f flows; counters and flow steps are dropped), `cat` its EventKind, and the
+/// (X/B/E/i slices, M metadata, s/f flows, C counters and `[memory]` instants also to counters(); flow steps are
+/// dropped), `cat` its EventKind, and the
 /// kind whether it goes to a GPU stream lane (device and stream from args, pid, tid) or a host thread lane.
 /// A malformed event is skipped with a warning at its byte offset.
 class ChromeEventMapper {
@@ -32,6 +34,8 @@ public:
     void map(const ParsedEvent& ev, std::uint64_t offset);
     /// Adds one warning per unsupported phase seen ("b", "P"...), with the count and first offset.
     void reportUnsupportedPhases();
+    /// The `[memory]` and `C` events seen, to be made counter tracks once the trace is taken.
+    ChromeCounterCollector& counters() { return m_counters; }
 
 private:
     void mapSlice(const ParsedEvent& ev, std::uint64_t offset, char phase);
@@ -46,6 +50,7 @@ private:
     void dropFiltered(const ParsedEvent& ev, EventKind kind);
 
     ChromeTraceBuilder& m_builder;
+    ChromeCounterCollector m_counters;
     bool m_keepArgs;
     ReadFilter m_filter;
     struct DroppedEvent {

@@ -79,6 +79,14 @@ private:
     /// The error a failed parse left; a file that ended early after complete events loads them instead, with
     /// a warning (as a native capture cut off by a crash does).
     IoResult<TraceBuilder> failure();
+    /// The events mapped, and the counters made tracks of: what the read returns.
+    TraceBuilder takeTrace()
+    {
+        m_mapper.reportUnsupportedPhases();
+        TraceBuilder trace = m_builder.takeTrace();
+        m_mapper.counters().apply(trace);
+        return trace;
+    }
     std::optional<IoError> m_error;
     const char* m_context = "at the top level";
     std::uint64_t m_eventsRead = 0;
@@ -129,8 +137,7 @@ IoResult<TraceBuilder> ChromeJsonImporter::failure()
     m_builder.warnEndedEarly(m_error->byteOffset.value_or(0),
         "the file ends early (truncated?): loaded the " + std::to_string(m_eventsRead)
             + " complete events before the cut (" + m_error->message + ")");
-    m_mapper.reportUnsupportedPhases();
-    return m_builder.takeTrace();
+    return takeTrace();
 }
 
 void ChromeJsonImporter::setError(std::uint64_t offset, std::string message)
@@ -197,8 +204,7 @@ IoResult<TraceBuilder> ChromeJsonImporter::run()
     }
     if (!checkTrailing())
         return failure();
-    m_mapper.reportUnsupportedPhases();
-    return m_builder.takeTrace();
+    return takeTrace();
 }
 
 bool ChromeJsonImporter::checkTrailing()

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace gapscope {
@@ -71,6 +73,10 @@ public:
         m_json.raw("\"traceEvents\":[");
         for (std::uint32_t p = 0; p < m_trace.processes().size(); ++p)
             writeProcess(ProcessIndex { p });
+        for (const CounterTrack& track : m_trace.counters().tracks()) {
+            if (!track.keptAsEvents)
+                writeCounterTrack(track);
+        }
         m_json.raw("\n]}\n");
         m_json.flush();
     }
@@ -187,6 +193,51 @@ private:
                 writeGpuLane(lane);
             else
                 writeCpuLane(lane, process.pid);
+        }
+    }
+
+    // ---- counters ---------------------------------------------------------------------------
+
+    /// A device's memory as Kineto's `[memory]` instants (Total Allocated and the Bytes of each step), which
+    /// the reader makes the same track of; any other track as `C` events of its process (or, for a device's
+    /// counter, of the device's pid, as Kineto groups a GPU's lanes), one `value` each.
+    void writeCounterTrack(const CounterTrack& track)
+    {
+        const bool memory = track.device && track.name == kMemoryAllocatedTrack;
+        const std::int64_t pid
+            = track.device ? m_trace.devices()[track.device->value].id : m_trace.processes()[track.process.value].pid;
+        const std::int64_t hostPid = m_trace.processes()[track.process.value].pid;
+        double before = 0.0;
+        char number[32];
+        for (const CounterPoint& p : track.points) {
+            beginEvent();
+            if (memory) {
+                m_json.raw("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"cpu_instant_event\",\"name\":\"[memory]\",\"pid\":");
+                m_json.integer(hostPid);
+                m_json.raw(",\"tid\":");
+                m_json.integer(hostPid);
+                m_json.raw(",\"ts\":");
+                m_json.microseconds(p.time);
+                m_json.raw(",\"args\":{\"Total Allocated\":");
+                m_json.integer(static_cast<std::int64_t>(p.value));
+                m_json.raw(",\"Bytes\":");
+                m_json.integer(static_cast<std::int64_t>(p.value - before));
+                m_json.raw(",\"Device Id\":");
+                m_json.integer(pid);
+                m_json.raw(",\"Device Type\":1}}");
+                before = p.value;
+                continue;
+            }
+            m_json.raw("{\"ph\":\"C\",\"name\":");
+            m_json.string(track.name);
+            m_json.raw(",\"pid\":");
+            m_json.integer(pid);
+            m_json.raw(",\"tid\":0,\"ts\":");
+            m_json.microseconds(p.time);
+            m_json.raw(",\"args\":{\"value\":");
+            const int n = std::snprintf(number, sizeof number, "%.17g", std::isfinite(p.value) ? p.value : 0.0);
+            m_json.raw(std::string_view(number, static_cast<std::size_t>(n)));
+            m_json.raw("}}");
         }
     }
 

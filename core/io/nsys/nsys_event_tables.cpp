@@ -134,7 +134,9 @@ void NsysImport::readGpuActivity(NsysTable table, RowRange range)
         columns.insert(columns.end(), { { "bytes", false }, { "memKind", false } });
         break;
     case NsysTable::Synchronization:
-        columns.push_back({ "syncType", false });
+        columns.insert(columns.end(), { { "syncType", false }, { "contextId", false } });
+        if (!m_contextDevicesRead)
+            readContextDevices();
         break;
     default:
         return;
@@ -151,7 +153,16 @@ void NsysImport::readGpuActivity(NsysTable table, RowRange range)
             return;
         }
         e.correlation = correlationOf(s.integer(4));
-        const GpuKey key { s.integer(5), s.integer(2), s.integer(3) };
+        GpuKey key { s.integer(5), s.integer(2), s.integer(3) };
+        if (table == NsysTable::Synchronization && !s.isNull(7)) {
+            const auto device = m_contextDevices.find({ globalPidOf(key.globalPid), s.integer(7) });
+            if (device == m_contextDevices.end()) {
+                ++m_syncRowsWithoutWork;
+                ++m_trace.skippedEvents();
+                return;
+            }
+            key.device = device->second;
+        }
         switch (table) {
         case NsysTable::Kernel:
             e.kind = EventKind::Kernel;
@@ -203,6 +214,48 @@ void NsysImport::readGpuActivity(NsysTable table, RowRange range)
         }
         addEvent(gpuLane(key), e);
     });
+}
+
+void NsysImport::readContextDevices()
+{
+    m_contextDevicesRead = true;
+    const auto sync = tableName(NsysTable::Synchronization);
+    if (!sync)
+        return;
+    const std::vector<std::string> syncColumns = m_db.columns(*sync);
+    if (std::find(syncColumns.begin(), syncColumns.end(), "contextId") == syncColumns.end())
+        return; // the deviceId column is all there is
+    auto contexts = m_db.prepare("SELECT DISTINCT globalPid, contextId FROM \"" + std::string(*sync) + "\"");
+    if (!contexts) {
+        warn("cannot be read: " + m_db.lastError(), "table " + std::string(*sync));
+        return;
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> wanted;
+    forEachRow(
+        *sync, *contexts, [&](std::uint64_t) { wanted.emplace_back(contexts->integer(0), contexts->integer(1)); });
+    // One row of the context's work tells its device: the first that matches ends the scan.
+    std::vector<SqliteStatement> lookups;
+    for (const NsysTable work : { NsysTable::Kernel, NsysTable::Memcpy, NsysTable::Memset }) {
+        for (const std::string_view name : nsysTableNames(work)) {
+            const std::vector<std::string> present = has(name) ? m_db.columns(name) : std::vector<std::string> {};
+            if (std::find(present.begin(), present.end(), "contextId") == present.end())
+                continue;
+            if (auto s = m_db.prepare("SELECT deviceId FROM \"" + std::string(name)
+                    + "\" WHERE globalPid = ?1 AND contextId = ?2 LIMIT 1"))
+                lookups.push_back(std::move(*s));
+        }
+    }
+    for (const auto& [globalPid, context] : wanted) {
+        for (SqliteStatement& lookup : lookups) {
+            lookup.reset();
+            lookup.bind(1, globalPid);
+            lookup.bind(2, context);
+            if (lookup.step() == SqliteStatement::Step::Row) {
+                m_contextDevices[{ globalPidOf(globalPid), context }] = lookup.integer(0);
+                break;
+            }
+        }
+    }
 }
 
 void NsysImport::readApiCalls(NsysTable table, RowRange range)

@@ -239,6 +239,8 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
         total += tasks.back().rows;
     }
     threads = std::min(threadsOrCores(threads), kMaxThreads);
+    if (!m_contextDevicesRead && has(nsysTableNames(NsysTable::Synchronization).front()))
+        readContextDevices();
     std::vector<std::unique_ptr<SqliteDatabase>> connections;
     std::vector<std::unique_ptr<NsysImport>> workers;
     if (threads > 1 && total >= parallelFromRows && !m_path.empty()) {
@@ -249,6 +251,8 @@ void NsysImport::readEventTables(unsigned threads, std::int64_t parallelFromRows
                 break;
             auto worker = std::make_unique<NsysImport>(*db, m_fileName, tables, m_keepArgs);
             worker->m_strings = m_strings.copyWithoutInterned();
+            worker->m_contextDevices = m_contextDevices;
+            worker->m_contextDevicesRead = m_contextDevicesRead;
             connections.push_back(std::move(db));
             workers.push_back(std::move(worker));
         }
@@ -384,6 +388,7 @@ void NsysImport::absorb(
     for (const auto& worker : workers) {
         m_trace.skippedEvents() += worker->m_trace.skippedEvents();
         m_skippedRows += worker->m_skippedRows;
+        m_syncRowsWithoutWork += worker->m_syncRowsWithoutWork;
         m_absorbedMissingNames += worker->m_strings.missing();
         m_trace.warnings().insert(
             m_trace.warnings().end(), worker->m_trace.warnings().begin(), worker->m_trace.warnings().end());
@@ -481,6 +486,12 @@ TraceBuilder NsysImport::takeTrace()
     if (m_runtimeMissing && !m_trace.devices().empty()) {
         warn("no CUPTI_ACTIVITY_KIND_RUNTIME table: the GPU ops have no launch calls, so the causes of their gaps "
              "are unknown (export with CUDA API tracing on: nsys profile --trace=cuda)");
+    }
+    if (m_syncRowsWithoutWork > 0) {
+        warn(std::to_string(m_syncRowsWithoutWork)
+            + " synchronization rows name a CUDA context that ran no kernel, copy or memset: their device is "
+              "unknown (nsys writes 0 in their deviceId column), so they were skipped rather than shown on a "
+              "device that may not exist");
     }
     if (m_unclosedRanges > 0) {
         warn(std::to_string(m_unclosedRanges)

@@ -94,6 +94,19 @@ public:
     void readEventTables(unsigned threads, std::int64_t parallelFromRows);
     void readNvtx();
     void readRanks();
+    /// The device of each CUDA context that synchronization rows name, (globalPid, contextId) -> deviceId, from
+    /// the GPU work of that context (kernels, then copies, then memsets): CUPTI's synchronization records carry
+    /// no device, and nsys writes 0 in their deviceId column whatever device the context is on. A context that
+    /// ran no GPU work has no entry: its synchronization rows are skipped, so that no device is made of them.
+    void readContextDevices();
+    /// COMPOSITE_EVENTS and SAMPLING_CALLCHAINS: the CPU samples of each thread and their callchains, into the
+    /// trace's samples (not its events). Nothing, and no warning, when the export has no samples.
+    void readCpuSamples();
+    /// CUDA_GPU_MEMORY_USAGE_EVENTS: per process and device, a `memory allocated` track, the running sum of the
+    /// allocations (+) and frees (-).
+    void readGpuMemoryUsage();
+    /// GPU_METRICS with TARGET_INFO_GPU_METRICS's names: a counter track per metric and GPU.
+    void readGpuMetrics();
     /// Notes that the file was read without locking, another program holding a write lock on it.
     void warnLocked();
     /// Notes that the file is shorter than its header says, and was read up to where it ends.
@@ -137,6 +150,8 @@ private:
     /// The name the export gives a table, or nullopt (noted as missing) when it has none of nsys's names.
     std::optional<std::string_view> tableName(NsysTable table);
     ProcessIndex process(std::int64_t globalPid);
+    /// The device of that id of that process, if its events made one.
+    std::optional<DeviceIndex> existingDevice(std::int64_t globalPid, std::int64_t deviceId) const;
     LaneIndex gpuLane(const GpuKey& key);
     LaneIndex threadLane(std::int64_t globalTid);
     ArgsId kernelArgs(const ArgsKey& key);
@@ -194,6 +209,9 @@ private:
     std::array<const std::pair<const ArgsKey, ArgsId>*, kArgsCacheSlots> m_argsCache {};
     std::map<std::int64_t, std::string> m_nvtxThreadNames; // by globalTid, from nvtxNameOsThread
     std::map<std::int64_t, int> m_ranks; // by globalPid
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> m_contextDevices; // readContextDevices()
+    bool m_contextDevicesRead = false;
+    std::uint64_t m_syncRowsWithoutWork = 0; // synchronization rows of contexts that ran no GPU work
 
     static constexpr unsigned kMaxThreads = 4;
     static constexpr int kLanesReservedPerTable = 4;

@@ -66,6 +66,9 @@ IoResult<TraceBuilder> NsysSqliteReader::readUnfinished(const std::string& path,
     import.readEventTables(options.threads, options.parallelFromRows);
     import.readNvtx();
     import.readRanks();
+    import.readCpuSamples();
+    import.readGpuMemoryUsage();
+    import.readGpuMetrics();
     return import.takeTrace();
 }
 

@@ -33,11 +33,18 @@ struct NsysReadOptions {
 ///   StringIds; copies and memsets as Kineto names them ("Memcpy HtoD (Pageable -> Device)", "Memset (Device)"),
 ///   synchronization as Kineto's cuda_sync events ("Stream Sync"); devices named from TARGET_INFO_GPU (through
 ///   TARGET_INFO_CUDA_DEVICE where it exists, else its cuDevice).
+///   A synchronization row's device is its context's (the device of that context's kernels, copies or memsets
+///   in the same process): nsys writes 0 in its deviceId column whatever the device. A row whose context ran no
+///   GPU work is skipped and counted, so that no device is made of synchronization rows alone.
 /// - CUPTI_ACTIVITY_KIND_RUNTIME (and _DRIVER): API calls on their thread's lane, runtime or driver by event
 ///   class, named without nsys's version suffix (cudaLaunchKernel_v7000 → cudaLaunchKernel). A call nested in
 ///   another with the same correlation id (schema 2.x writes each call twice) is merged into the outer one.
 /// - NVTX_EVENTS: push/pop and start/end ranges and marks on their (start) thread's lane, named by text or
 ///   textId; a range without an end is skipped and counted.
+/// - COMPOSITE_EVENTS + SAMPLING_CALLCHAINS (CPU sampling): each thread's samples with their callchains (function
+///   and module through StringIds), in the trace's samples beside the events.
+/// - CUDA_GPU_MEMORY_USAGE_EVENTS: a `memory allocated` counter track per process and device, the running sum of
+///   the allocations and frees; GPU_METRICS: a counter track per metric (TARGET_INFO_GPU_METRICS's name) and GPU.
 /// - Times are the export's int64 ns, unchanged.
 /// A table or column that is absent, or a table that stops being readable halfway (a damaged or cut-off file),
 /// is a warning and the rest loads; a row that ends before it starts is skipped and counted. A file that is not

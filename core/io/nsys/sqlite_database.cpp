@@ -32,6 +32,16 @@ SqliteStatement::Step SqliteStatement::step()
     }
 }
 
+void SqliteStatement::reset()
+{
+    sqlite3_reset(m_statement);
+}
+
+void SqliteStatement::bind(int index, std::int64_t value)
+{
+    sqlite3_bind_int64(m_statement, index, value);
+}
+
 std::int64_t SqliteStatement::integer(int column) const
 {
     return sqlite3_column_int64(m_statement, column);

@@ -32,6 +32,10 @@ public:
 
     enum class Step { Row, Done, Error };
     Step step();
+    /// Back to before the first row, the bound values kept, for another run of the same statement.
+    void reset();
+    /// Binds `value` to parameter `index` (?1 is 1).
+    void bind(int index, std::int64_t value);
     std::int64_t integer(int column) const;
     double real(int column) const;
     bool isNull(int column) const;
@@ -51,6 +55,7 @@ public:
     { }
     // Inline: a row of a large table reads a dozen values, and a call of our own around each is measurable.
     std::int64_t integer(int column) const { return sqlite3_value_int64(m_values[column]); }
+    double real(int column) const { return sqlite3_value_double(m_values[column]); }
     bool isNull(int column) const { return sqlite3_value_type(m_values[column]) == SQLITE_NULL; }
     std::string_view text(int column) const;
 

@@ -7,6 +7,7 @@
 #include "core/io/nsys/nsys_sqlite_reader.h"
 #include "core/io/trace_file.h"
 #include "tests/core/hand_trace.h"
+#include "tests/core/io/nsys/hand_made_export.h"
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
@@ -22,6 +23,7 @@ namespace {
 using test::allWarnings;
 using test::countKind;
 
+using test::execute;
 using test::load;
 using test::TempDir;
 
@@ -116,12 +118,6 @@ TEST(NsysOsRuntimeCloverLeaf, GpuFiguresUnchangedAndTheTraceWindowStartsAtTheFir
 }
 
 // ---- a database made here -------------------------------------------------------------------------------------
-
-void execute(sqlite3* db, const std::string& sql)
-{
-    char* error = nullptr;
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-}
 
 constexpr std::int64_t kPid = 100;
 constexpr std::int64_t kGlobalPid = kPid << 24;
