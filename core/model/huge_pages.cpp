@@ -18,8 +18,15 @@ void* allocateHugePageBuffer(std::size_t bytes)
     if (::posix_memalign(&data, kHugePageBytes, rounded) != 0)
         throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-    if (const std::size_t advised = rounded & ~(kHugePageBytes - 1); advised > 0)
+    const std::size_t advised = rounded & ~(kHugePageBytes - 1);
+    if (advised > 0)
         ::madvise(data, advised, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_NOHUGEPAGE
+    // The allocator may hand out memory that an earlier buffer advised (a freed chunk reused from the heap): the
+    // tail is said to stay on small pages, so say it, rather than inherit whatever advice that memory had.
+    if (advised < rounded)
+        ::madvise(static_cast<char*>(data) + advised, rounded - advised, MADV_NOHUGEPAGE);
 #endif
     return data;
 }
