@@ -6,6 +6,7 @@
 #include "cli/metric_options.h"
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/note_measurement.h"
+#include "core/experiment/metric_prediction.h"
 #include "core/experiment/metric_samples.h"
 #include "core/experiment/runs_manifest.h"
 #include "core/io/trace_file.h"
@@ -356,8 +357,8 @@ std::vector<RunSummary> summariesOf(std::vector<std::unique_ptr<LoadedRun>>& run
 }
 
 /// `--note ID`: measures the note of BASE's sidecar against NEW, writes the result into the note and saves.
-int measureNote(
-    const DiffOptions& options, const LoadedRun& base, const LoadedRun& fresh, std::ostream& out, std::ostream& err)
+int measureNote(const DiffOptions& options, const LoadedRun& base, const LoadedRun& fresh,
+    const ExperimentReport& experiment, std::ostream& out, std::ostream& err)
 {
     const std::string& basePath = options.baseRuns.front();
     if (base.info.files.size() != 1) {
@@ -376,8 +377,23 @@ int measureNote(
         return 1;
     }
     Annotation note = *found;
-    const NoteMeasurement m
+    NoteMeasurement m
         = measureNoteAgainst(*base.trace, *fresh.trace, note, noteComparisonOptions(*base.trace, options.analysis));
+    if (!options.metrics.empty()) {
+        // The metrics were measured with the diff's own options; a hypothesis that names one is judged on it.
+        note.record.sideEffects = sideEffectsText(experiment.metrics);
+        if (const auto prediction = predictionIn(note.record.hypothesis, experiment.metrics)) {
+            const PredictionJudgement judged = judgePrediction(*prediction, experiment.metrics);
+            const MetricComparison& metric = experiment.metrics[prediction->metric];
+            const PercentileVerdict& v = prediction->p95 ? metric.p95 : metric.p50;
+            m.proposedStatus = judged.status;
+            m.statusReason = judged.reason;
+            m.performanceChange += " The hypothesis names " + metric.spec.name + (prediction->p95 ? " p95" : " p50")
+                + " (" + metric.spec.specText() + "): " + std::string(verdictName(v.verdict)) + ", n = "
+                + std::to_string(metric.base.n) + " vs " + std::to_string(metric.fresh.n) + "; proposed status on it: "
+                + std::string(annotationStatusName(judged.status)) + " (" + judged.reason + ").";
+        }
+    }
     // The after trace as seen from the BASE trace's folder, so that the pair can move together.
     const std::filesystem::path baseFolder = std::filesystem::absolute(basePath).parent_path();
     const std::string afterTrace
@@ -427,7 +443,8 @@ int runDiff(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             err << "gapscope diff: --note measures a note against traces, not summaries\n";
             return 2;
         }
-        return measureNote(*options, *base.front(), *fresh.front(), out, err);
+        return measureNote(
+            *options, *base.front(), *fresh.front(), experimentReport(*options, runs, CompareOptions {}), out, err);
     }
     CompareOptions compare;
     compare.longestGaps = options->top.value_or(10);

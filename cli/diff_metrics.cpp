@@ -3,6 +3,7 @@
 
 #include "cli/text_columns.h"
 #include "core/analysis/compare_text.h"
+#include "core/experiment/metric_prediction.h"
 #include "core/model/time_format.h"
 
 #include <nlohmann/json.hpp>
@@ -128,18 +129,7 @@ void writeTextMetrics(const ExperimentReport& report, std::ostream& out)
         return;
     out << "  direction: " << (report.direction ? directionText(report) : std::string("none (no metric moved)"))
         << "\n";
-    std::string effects;
-    for (const MetricComparison& m : report.metrics) {
-        if (!m.sideEffect)
-            continue;
-        for (const auto& [label, v] : { std::pair { "p50", &m.p50 }, std::pair { "p95", &m.p95 } }) {
-            if (v->verdict == Verdict::Faster || v->verdict == Verdict::Slower)
-                effects += (effects.empty() ? "" : "; ") + m.spec.name + " " + label + " "
-                    + std::string(verdictName(v->verdict)) + " " + signedDuration(v->deltaNs) + " ("
-                    + signedPercent(v->deltaFraction) + ")";
-        }
-    }
-    out << "  side effects: " << (effects.empty() ? "none" : effects) << "\n";
+    out << "  side effects: " << sideEffectsText(report.metrics) << "\n";
 }
 
 json metricsToJson(const ExperimentReport& report)

@@ -2,8 +2,12 @@
 // `--metric` on `diff` and `report` over the real ResNet-50 traces, and the metric options' errors.
 
 #include "app/cli/commands.h"
+#include "core/annotations/annotation_store.h"
 #include "tests/cli/cli_run.h"
+#include "tests/temp_dir.h"
 #include "tests/test_paths.h"
+
+#include <filesystem>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -102,6 +106,41 @@ TEST(ExperimentMetrics, ReportGivesEachMetricsPercentiles)
     EXPECT_NE(
         text.out.find("  p (range:ProfilerStep, window steps): n = 5, p50 176.5 ms, p95 181.3 ms"), std::string::npos)
         << text.out;
+}
+
+// A note whose hypothesis names the metric: judged on it. One run per side, 5 ranges each: the resampled p95 of 5
+// values is their maximum, and every NEW value (at most 163461 µs) lies below every BASE value (at least 164261 µs),
+// so p95 is faster for certain: the hypothesis "p p95 rises" is refuted. Step and p both moved faster: no side
+// effect.
+TEST(ExperimentMetrics, ANoteWhoseHypothesisNamesAMetricIsJudgedOnIt)
+{
+    test::TempDir dir;
+    const std::string before = dir.file("before.json.gz");
+    std::filesystem::copy_file(kResnet0, before);
+    {
+        Annotation note;
+        note.id = "workers";
+        note.title = "Data loading in the step";
+        note.record.hypothesis = "With four workers the P p95 rises (more processes contend)";
+        AnnotationStore store = AnnotationStore::openForTrace(before);
+        store.add(note);
+        ASSERT_TRUE(store.save());
+    }
+    const RunResult r = test::run(runDiff,
+        { "--window", "steps", "--warmup", "1", "--metric", "p=range:ProfilerStep", "--note", "workers", "--accept",
+            before, kResnet4 });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Proposed status: refuted (set)"), std::string::npos) << r.out;
+    const AnnotationStore reread = AnnotationStore::openForTrace(before);
+    const Annotation* note = reread.find("workers");
+    ASSERT_NE(note, nullptr);
+    EXPECT_EQ(note->status, AnnotationStatus::Refuted);
+    EXPECT_EQ(note->record.sideEffects, "none");
+    EXPECT_NE(note->record.performanceChange.find("The hypothesis names p p95 (range:ProfilerStep): faster, n = 5 vs "
+                                                  "5; proposed status on it: refuted (p p95 moved the other way "
+                                                  "(predicted to rise, faster))."),
+        std::string::npos)
+        << note->record.performanceChange;
 }
 
 TEST(ExperimentMetrics, ABadMetricIsAUsageError)
