@@ -15,7 +15,7 @@
 // to first token. The effects (15 ms on time to first token, 15 ms on the decode interval's p95) are kept larger
 // than that.
 
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/experiment/runs_manifest.h"
 
 #include "tests/temp_dir.h"

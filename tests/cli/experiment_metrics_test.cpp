@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `--metric` on `diff` and `report` over the real ResNet-50 traces, and the metric options' errors.
 
-#include "app/cli/commands.h"
+#include "cli/commands.h"
 #include "core/annotations/annotation_store.h"
 #include "tests/cli/cli_run.h"
 #include "tests/temp_dir.h"
