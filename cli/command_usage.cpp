@@ -12,7 +12,7 @@ constexpr std::array kCommands {
     CommandUsage { "report", "the figures of one run: utilization, idle gaps with causes, steps, kernels",
         "gapscope report [--json] [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
         "                [--activity all|kernels] [--launch-threshold-us N] [--top N]\n"
-        "                [--step-pattern REGEX] [--gpu-only] [--load-range T0:T1] TRACE...\n"
+        "                [--step-pattern REGEX] [--gpu-only] [--load-range T0:T1] [--metric NAME=SPEC]... TRACE...\n"
         "gapscope report [--json] [--top N] RANK.summary.json...   (from `gapscope summarize` files)\n",
         "" },
     CommandUsage { "diff", "compares two runs (or several per side) and gives a verdict on step time",
@@ -39,7 +39,7 @@ constexpr std::array kCommands {
     CommandUsage { "summarize", "one compact summary per rank, for `job`",
         "gapscope summarize [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
         "                   [--activity all|kernels] [--launch-threshold-us N]\n"
-        "                   [--step-pattern REGEX] TRACE... -o OUT.summary.json\n",
+        "                   [--step-pattern REGEX] [--metric NAME=SPEC]... TRACE... -o OUT.summary.json\n",
         "" },
     CommandUsage { "job", "the ranks of a job summarized on a thread pool (or MPI) and matched into a job report",
         "gapscope job [--json] [-o DIR] [--threads N] [--top N] [--mpi]\n"

@@ -136,6 +136,19 @@ LoadOutcome loadSummaryRun(
     run->info.label = path;
     run->info.files = files;
     run->info.window.kind = run->summary.analysis.window.kind;
+    // The step durations, and the metrics `summarize --metric` kept (matched by name and spec); a metric the
+    // summaries do not hold has no values.
+    for (const MetricSpec& m : measuredMetrics(options.metrics)) {
+        std::vector<TimeNs> values = m.kind == MetricKind::Step ? run->summary.stepDurations : std::vector<TimeNs> {};
+        for (const RankSummary& r : ranks) {
+            for (const RankMetric& kept : r.metrics) {
+                if (m.kind != MetricKind::Step && kept.name == m.name && kept.spec == m.specText())
+                    values.insert(values.end(), kept.valuesNs.begin(), kept.valuesNs.end());
+            }
+        }
+        run->metricValues.push_back(std::move(values));
+        run->metricWindows.push_back(run->summary.analysis.window.kind);
+    }
     for (const RankSummary& r : ranks) {
         if (r.devices.empty())
             continue;
@@ -163,15 +176,8 @@ LoadOutcome loadRun(const RunPath& runPath, const char* side, const DiffOptions&
     };
     if (const auto summaries = summaryFilesOf(path); !summaries.empty()) {
         LoadOutcome outcome = loadSummaryRun(path, summaries, side, options);
-        if (outcome.run) {
-            // A summary keeps the step durations only: other metrics have no values.
-            for (const MetricSpec& m : metrics) {
-                outcome.run->metricValues.push_back(
-                    m.kind == MetricKind::Step ? outcome.run->summary.stepDurations : std::vector<TimeNs> {});
-                outcome.run->metricWindows.push_back(outcome.run->summary.analysis.window.kind);
-            }
+        if (outcome.run)
             setKinds(*outcome.run);
-        }
         return outcome;
     }
     auto files = runFiles(path);

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/experiment/metric_samples.h"
 
-#include "core/analysis/compare.h"
-
 #include <algorithm>
 #include <regex>
 
@@ -41,12 +39,13 @@ bool isHostRange(EventKind kind)
 }
 
 /// The window of each process the metric is taken over (index = ProcessIndex); empty: not measured.
-std::vector<Interval> metricWindows(const Trace& trace, const AnalysisResult& result, WindowKind& kind)
+std::vector<Interval> metricWindows(
+    const Trace& trace, const AnalysisResult& result, std::optional<ProcessIndex> only, WindowKind& kind)
 {
     std::vector<Interval> windows(trace.processes().size(), Interval { 0, 0 });
     bool first = true;
     for (std::uint32_t p = 0; p < trace.processes().size(); ++p) {
-        if (result.options.process && result.options.process->value != p)
+        if ((result.options.process && result.options.process->value != p) || (only && only->value != p))
             continue;
         const Window* window = p < result.windows.size() ? &result.windows[p] : nullptr;
         if (window && !window->ranges.empty()) {
@@ -108,11 +107,12 @@ void hostRangeSamples(
     }
 }
 
-void gpuSamples(const Trace& trace, const AnalysisResult& result, const MetricSpec& spec, std::vector<TimeNs>& values)
+void gpuSamples(const Trace& trace, const AnalysisResult& result, const MetricSpec& spec,
+    std::optional<ProcessIndex> only, std::vector<TimeNs>& values)
 {
     NameMatcher matcher(trace, spec.pattern);
     for (const Step& step : result.steps) {
-        if (step.warmup)
+        if (step.warmup || (only && step.process != *only))
             continue;
         TimeNs total = 0;
         for (const Lane& lane : trace.lanes()) {
@@ -131,21 +131,25 @@ void gpuSamples(const Trace& trace, const AnalysisResult& result, const MetricSp
 
 } // namespace
 
-MetricSamples metricSamples(const Trace& trace, const AnalysisResult& result, const MetricSpec& spec)
+MetricSamples metricSamples(
+    const Trace& trace, const AnalysisResult& result, const MetricSpec& spec, std::optional<ProcessIndex> only)
 {
     MetricSamples samples;
     samples.window = result.options.window.kind;
     switch (spec.kind) {
     case MetricKind::Step:
-        samples.values = countedStepDurations(result);
+        for (const Step& step : result.steps) {
+            if (!step.warmup && (!only || step.process == *only))
+                samples.values.push_back(step.end - step.start);
+        }
         break;
     case MetricKind::Gpu:
-        gpuSamples(trace, result, spec, samples.values);
+        gpuSamples(trace, result, spec, only, samples.values);
         break;
     case MetricKind::Range:
     case MetricKind::Interval:
     case MetricKind::First: {
-        const std::vector<Interval> windows = metricWindows(trace, result, samples.window);
+        const std::vector<Interval> windows = metricWindows(trace, result, only, samples.window);
         hostRangeSamples(trace, windows, spec, samples.values);
         break;
     }

@@ -27,7 +27,8 @@ struct MetricSamples {
 /// under the default `gpu` window the first ProfilerStep starts before the first kernel and still counts);
 /// `first` measures from that window's start. `gpu` sums the kernels (by name) whose start lies in a counted step of
 /// the kernel's process. Preconditions: `result` is analyze(trace, ...); `spec.pattern` is a valid regex
-/// (parseMetricArgument() checked it).
-MetricSamples metricSamples(const Trace& trace, const AnalysisResult& result, const MetricSpec& spec);
+/// (parseMetricArgument() checked it). `only`: the values of that process alone (a rank's summary).
+MetricSamples metricSamples(const Trace& trace, const AnalysisResult& result, const MetricSpec& spec,
+    std::optional<ProcessIndex> only = std::nullopt);
 
 } // namespace gapscope

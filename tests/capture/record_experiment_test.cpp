@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "core/experiment/runs_manifest.h"
 
+#include "tests/cli/metric_json.h"
 #include "tests/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -61,16 +62,7 @@ Diffed diff(std::vector<std::string> args)
     return { status, out.str(), err.str() };
 }
 
-const nlohmann::json& metricNamed(const nlohmann::json& doc, const std::string& name)
-{
-    for (const nlohmann::json& m : doc["metrics"]) {
-        if (m["name"] == name)
-            return m;
-    }
-    static const nlohmann::json none;
-    ADD_FAILURE() << "no metric " << name;
-    return none;
-}
+using test::metricNamed;
 
 /// Each run's p95 (or p50) against what the client was told, scaled by that run's factor: the sleeps overshoot
 /// (by up to `slackNs`, the worst measured under load, see the top), never undershoot.

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "core/annotations/annotation_store.h"
 #include "tests/cli/cli_run.h"
+#include "tests/cli/metric_json.h"
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
@@ -23,16 +24,7 @@ const std::string kResnet0
 const std::string kResnet4
     = test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
 
-const nlohmann::json& metricNamed(const nlohmann::json& doc, const std::string& name)
-{
-    for (const nlohmann::json& m : doc["metrics"]) {
-        if (m["name"] == name)
-            return m;
-    }
-    static const nlohmann::json none;
-    ADD_FAILURE() << "no metric " << name;
-    return none;
-}
+using test::metricNamed;
 
 // ProfilerStep#6..#10 (warm-up #5 excluded: it ends before the steps window starts) last 173992, 176918, 181259,
 // 176468, 164261 µs in num_workers_0 and 123884, 126824, 126272, 163461, 116146 µs in num_workers_4 (the CPU
@@ -141,6 +133,32 @@ TEST(ExperimentMetrics, ANoteWhoseHypothesisNamesAMetricIsJudgedOnIt)
                                                   "(predicted to rise, faster))."),
         std::string::npos)
         << note->record.performanceChange;
+}
+
+// summarize --metric keeps each rank's values, and diff of the summaries judges them as of the traces.
+TEST(ExperimentMetrics, SummariesKeepTheMetricsForDiff)
+{
+    test::TempDir dir;
+    const std::string base = dir.file("base.summary.json");
+    const std::string fresh = dir.file("new.summary.json");
+    for (const auto& [trace, summary] : { std::pair { kResnet0, base }, std::pair { kResnet4, fresh } }) {
+        const RunResult s = test::run(runSummarize,
+            { "--window", "steps", "--warmup", "1", "--metric", "p=range:ProfilerStep", trace, "-o", summary });
+        ASSERT_EQ(s.exitCode, 0) << s.err;
+    }
+    const RunResult r = test::run(runDiff, { "--json", "--metric", "p=range:ProfilerStep", base, fresh });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    const nlohmann::json& p = metricNamed(doc, "p");
+    EXPECT_EQ(p["base"]["n"], 5);
+    EXPECT_EQ(p["base"]["p50_ns"], 176468 * kUs);
+    EXPECT_EQ(p["new"]["p50_ns"], 126272 * kUs);
+    EXPECT_NEAR(p["p50"]["p_value"].get<double>(), 2.0 / 252.0, 1e-12); // every NEW value below every BASE one
+    EXPECT_EQ(p["p50"]["verdict"], "faster");
+    // A metric the summaries were not made with has no values.
+    const RunResult other = test::run(runDiff, { "--json", "--metric", "q=range:Optimizer", base, fresh });
+    ASSERT_EQ(other.exitCode, 0) << other.err;
+    EXPECT_EQ(metricNamed(nlohmann::json::parse(other.out), "q")["p50"]["verdict"], "no verdict");
 }
 
 TEST(ExperimentMetrics, ABadMetricIsAUsageError)
