@@ -24,6 +24,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <iostream>
 #include <sstream>
 
 namespace gapscope {
@@ -203,6 +204,7 @@ TEST(RecordExperiment, NvtxOnlyAgainstFullRunsGiveTheProfilerOverhead)
     EXPECT_EQ(text.out.rfind("Profiler overhead (NEW recorded with CUPTI, BASE with NVTX only", 0), 0u)
         << text.out.substr(0, 400);
     EXPECT_NE(text.out.find("decode p50 "), std::string::npos);
+    std::cout << text.out.substr(0, text.out.find('\n')) << "\n"; // the measured overhead, for the log
     EXPECT_EQ(text.out.find("Verdict:"), std::string::npos);
 
     const Diffed json = diff({ "--json", "--metric", "decode=range:^decode", full, nvtx });
@@ -212,6 +214,21 @@ TEST(RecordExperiment, NvtxOnlyAgainstFullRunsGiveTheProfilerOverhead)
     EXPECT_EQ(doc["steps"]["verdict"], "profiler overhead");
     EXPECT_EQ(metricNamed(doc, "decode")["p50"]["verdict"], "profiler overhead");
     EXPECT_TRUE(doc["direction"].is_null());
+
+    // --timing-from: the timings from the NVTX-only runs (the same ones on both sides here: no change), the rest
+    // from the full captures.
+    const Diffed timed = diff({ "--json", "--metric", "decode=range:^decode", "--timing-from", nvtx, "--timing-from",
+        nvtx, full, "--", full });
+    ASSERT_EQ(timed.status, 0) << timed.err;
+    const auto t = nlohmann::json::parse(timed.out);
+    EXPECT_TRUE(t["profiler_overhead"].is_null());
+    EXPECT_EQ(t["timing_from"].get<std::string>().rfind("BASE " + nvtx + " (2 runs), NEW " + nvtx + " (2 runs)", 0), 0u)
+        << t["timing_from"];
+    const nlohmann::json& decode = metricNamed(t, "decode");
+    EXPECT_EQ(decode["base"]["runs"], 2);
+    EXPECT_EQ(decode["p50"]["verdict"], "no detectable change");
+    EXPECT_DOUBLE_EQ(decode["p50"]["p_value"].get<double>(), 1.0);
+    EXPECT_EQ(t["base"]["runs"].size(), 2u); // the full captures
 }
 
 TEST(RecordExperiment, AFailedRunIsNamedAndLeftOut)
