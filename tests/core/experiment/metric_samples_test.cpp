@@ -21,7 +21,7 @@ std::vector<TimeNs> sorted(std::vector<TimeNs> values)
     return values;
 }
 
-MetricSamples samplesOf(const Trace& trace, const std::string& argument, AnalysisOptions options = {})
+MetricSamples samplesOf(const Trace& trace, const std::string& argument, const AnalysisOptions& options = {})
 {
     const auto spec = parseMetricArgument(argument);
     EXPECT_TRUE(spec.ok()) << spec.error().message;
