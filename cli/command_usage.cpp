@@ -12,7 +12,7 @@ constexpr std::array kCommands {
     CommandUsage { "report", "the figures of one run: utilization, idle gaps with causes, steps, kernels",
         "gapscope report [--json] [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
         "                [--activity all|kernels] [--launch-threshold-us N] [--top N]\n"
-        "                [--step-pattern REGEX] [--gpu-only] [--load-range T0:T1] TRACE...\n"
+        "                [--step-pattern REGEX] [--gpu-only] [--load-range T0:T1] [--metric NAME=SPEC]... TRACE...\n"
         "gapscope report [--json] [--top N] RANK.summary.json...   (from `gapscope summarize` files)\n",
         "" },
     CommandUsage { "diff", "compares two runs (or several per side) and gives a verdict on step time",
@@ -20,15 +20,26 @@ constexpr std::array kCommands {
         "              [--launch-threshold-us N] [--step-pattern REGEX] [--top N]\n"
         "              [--fail-if-slower PCT] [--note ID [--accept]] BASE NEW\n"
         "gapscope diff [OPTIONS] BASE... -- NEW...     (several runs per side)\n"
-        "gapscope diff [--json] [--top N] BASE.summary.json... -- NEW.summary.json...\n",
+        "gapscope diff [--json] [--top N] BASE.summary.json... -- NEW.summary.json...\n"
+        "gapscope diff [OPTIONS] [--metric NAME=SPEC]... [--timing-from DIR [--timing-from DIR]] BASE_DIR NEW_DIR\n",
         "A run is a trace file, a folder holding the per-rank files of one job, or the job's summaries: a\n"
         ".summary.json (gapscope summarize) or a folder of them (gapscope job -o DIR); summaries compare with\n"
-        "summaries only, measured as they were summarized. --note ID measures the note ID of BASE's sidecar\n"
-        "against NEW; --accept also sets its proposed status.\n" },
+        "summaries only, measured as they were summarized. A folder written by `gapscope record --runs N`\n"
+        "holds N runs: its manifest gapscope-runs.json tells them apart (a folder without one is one run, its\n"
+        "files the ranks of one job); failed runs are left out. --note ID measures the note ID of BASE's\n"
+        "sidecar against NEW; --accept also sets its proposed status.\n"
+        "  --metric NAME=SPEC  also judge this metric, on p50 and p95 (repeatable); SPEC: range:REGEX\n"
+        "                    (durations of matching CPU/NVTX ranges), interval:REGEX (one match's start to\n"
+        "                    the next on the same thread), first:REGEX (window start to the end of the first\n"
+        "                    match), gpu:REGEX (kernel time per step), step. A metric that moved against the\n"
+        "                    first one that moved is listed as a side effect.\n"
+        "  --timing-from DIR  take the timings (verdict, metrics) from these runs, BASE's then NEW's (e.g. NVTX-\n"
+        "                    only runs); kernels and gaps still come from BASE and NEW. NVTX-only runs against\n"
+        "                    CUPTI runs print the profiler's overhead instead of a verdict.\n" },
     CommandUsage { "summarize", "one compact summary per rank, for `job`",
         "gapscope summarize [--window gpu|trace|steps|T0:T1] [--warmup N]\n"
         "                   [--activity all|kernels] [--launch-threshold-us N]\n"
-        "                   [--step-pattern REGEX] TRACE... -o OUT.summary.json\n",
+        "                   [--step-pattern REGEX] [--metric NAME=SPEC]... TRACE... -o OUT.summary.json\n",
         "" },
     CommandUsage { "job", "the ranks of a job summarized on a thread pool (or MPI) and matched into a job report",
         "gapscope job [--json] [-o DIR] [--threads N] [--top N] [--mpi]\n"
@@ -40,12 +51,18 @@ constexpr std::array kCommands {
         "       .nsys-rep report)\n"
         "  OUT: .json or .json.gz (Chrome trace-event JSON in the Kineto dialect)\n" },
     CommandUsage { "record", "runs a CUDA program under the collector and writes its trace",
-        "gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]\n",
+        "gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]\n"
+        "gapscope record --runs N -o DIR [--kinds LIST] [--] PROGRAM [ARGS...]   (N runs, one folder)\n",
         "  -o, --output OUT  the recording (default gapscope-YYYYmmdd-HHMMSS.gapscope in the current folder)\n"
         "  --kinds LIST      what to record, comma-separated: kernel, memcpy, memset, sync, runtime, driver,\n"
         "                    nvtx, overhead, or the groups cuda and all (default all)\n"
         "  --delay S         start recording S seconds after the program starts\n"
         "  --duration S      record for S seconds, then stop the program (SIGINT)\n"
+        "  --runs N          run PROGRAM N times, one after the other, with the same environment: DIR gets\n"
+        "                    run-1.gapscope ... run-N.gapscope and gapscope-runs.json (program, arguments,\n"
+        "                    environment changes, kinds, and each run's start, exit and wall time); a run\n"
+        "                    that fails is named there and left out by diff. --kinds nvtx: the low-overhead\n"
+        "                    runs (no CUPTI) that measure the profiler's cost (docs/experiments.md)\n"
         "PROGRAM runs with your environment plus the collector's; every process it starts is recorded\n"
         "too. Ctrl-C stops it (again: SIGTERM, a third time: SIGKILL). Exits with the program's status.\n" },
     CommandUsage { "export", "the notes of a trace as a Markdown report, or its annotated picture",

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "cli/command_usage.h"
 #include "cli/commands.h"
+#include "cli/diff_metrics.h"
 #include "cli/diff_report.h"
+#include "cli/metric_options.h"
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/note_measurement.h"
+#include "core/experiment/metric_prediction.h"
+#include "core/experiment/metric_samples.h"
+#include "core/experiment/runs_manifest.h"
 #include "core/io/trace_file.h"
 #include "core/summary/summary_json.h"
 #include "core/summary/summary_run.h"
@@ -27,7 +32,25 @@ struct LoadedRun {
     std::unique_ptr<Trace> trace;
     /// Read from `.summary.json` files (gapscope summarize / job -o), not traces.
     bool fromSummaries = false;
+    /// The values of each measured metric (measuredMetrics(options.metrics), in order) and their window.
+    std::vector<std::vector<TimeNs>> metricValues;
+    std::vector<WindowKind> metricWindows;
+    /// Recorded with NVTX only (the manifest's kinds; without a manifest, a trace holding no CUDA kind of event).
+    bool nvtxOnly = false;
+    /// The manifest's --kinds, "" without a manifest.
+    std::string kinds;
 };
+
+/// A run as the command line named it, or one run of a folder of repeated runs.
+struct RunPath {
+    std::string path;
+    const RunsManifest* manifest = nullptr;
+};
+
+constexpr std::uint32_t kCudaEventKinds = (1u << static_cast<int>(EventKind::Kernel))
+    | (1u << static_cast<int>(EventKind::Memcpy)) | (1u << static_cast<int>(EventKind::Memset))
+    | (1u << static_cast<int>(EventKind::Sync)) | (1u << static_cast<int>(EventKind::RuntimeApi))
+    | (1u << static_cast<int>(EventKind::DriverApi));
 
 bool isTraceFileName(const std::string& name)
 {
@@ -43,7 +66,8 @@ IoResult<std::vector<std::string>> runFiles(const std::string& path)
     std::vector<std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
         const std::string name = entry.path().filename().string();
-        if (entry.is_regular_file(error) && isTraceFileName(name) && !name.ends_with(".gapscope.json"))
+        if (entry.is_regular_file(error) && isTraceFileName(name) && !name.ends_with(".gapscope.json")
+            && name != kRunsManifestName)
             files.push_back(entry.path().string());
     }
     if (error)
@@ -68,7 +92,8 @@ std::vector<std::string> summaryFilesOf(const std::string& path)
         const std::string name = entry.path().filename().string();
         if (!entry.is_regular_file(error))
             continue;
-        if (isTraceFileName(name) && !name.ends_with(".gapscope.json") && !isSummaryFile(name))
+        if (isTraceFileName(name) && !name.ends_with(".gapscope.json") && !isSummaryFile(name)
+            && name != kRunsManifestName)
             return {}; // a folder of traces
         if (isSummaryFile(name))
             summaries.push_back(entry.path().string());
@@ -111,6 +136,19 @@ LoadOutcome loadSummaryRun(
     run->info.label = path;
     run->info.files = files;
     run->info.window.kind = run->summary.analysis.window.kind;
+    // The step durations, and the metrics `summarize --metric` kept (matched by name and spec); a metric the
+    // summaries do not hold has no values.
+    for (const MetricSpec& m : measuredMetrics(options.metrics)) {
+        std::vector<TimeNs> values = m.kind == MetricKind::Step ? run->summary.stepDurations : std::vector<TimeNs> {};
+        for (const RankSummary& r : ranks) {
+            for (const RankMetric& kept : r.metrics) {
+                if (m.kind != MetricKind::Step && kept.name == m.name && kept.spec == m.specText())
+                    values.insert(values.end(), kept.valuesNs.begin(), kept.valuesNs.end());
+            }
+        }
+        run->metricValues.push_back(std::move(values));
+        run->metricWindows.push_back(run->summary.analysis.window.kind);
+    }
     for (const RankSummary& r : ranks) {
         if (r.devices.empty())
             continue;
@@ -123,10 +161,25 @@ LoadOutcome loadSummaryRun(
     return { std::move(run), {} };
 }
 
-LoadOutcome loadRun(const std::string& path, const char* side, const DiffOptions& options, bool keepTrace)
+LoadOutcome loadRun(const RunPath& runPath, const char* side, const DiffOptions& options, bool keepTrace)
 {
-    if (const auto summaries = summaryFilesOf(path); !summaries.empty())
-        return loadSummaryRun(path, summaries, side, options);
+    const std::string& path = runPath.path;
+    const std::vector<MetricSpec> metrics = measuredMetrics(options.metrics);
+    const auto setKinds = [&](LoadedRun& run) {
+        if (runPath.manifest) {
+            run.nvtxOnly = runPath.manifest->nvtxOnly();
+            run.kinds = runPath.manifest->kinds;
+        } else {
+            run.nvtxOnly = (run.summary.recordedKinds & kCudaEventKinds) == 0
+                && (run.summary.recordedKinds & (1u << static_cast<int>(EventKind::NvtxRange))) != 0;
+        }
+    };
+    if (const auto summaries = summaryFilesOf(path); !summaries.empty()) {
+        LoadOutcome outcome = loadSummaryRun(path, summaries, side, options);
+        if (outcome.run)
+            setKinds(*outcome.run);
+        return outcome;
+    }
     auto files = runFiles(path);
     if (!files)
         return { nullptr, std::string("cannot read the ") + side + " run: " + files.error().toString() };
@@ -156,6 +209,12 @@ LoadOutcome loadRun(const std::string& path, const char* side, const DiffOptions
     }
     if (run->info.window.ranges.empty())
         run->info.window.kind = options.analysis.window.kind;
+    for (const MetricSpec& m : metrics) {
+        MetricSamples samples = metricSamples(trace, result, m);
+        run->metricValues.push_back(std::move(samples.values));
+        run->metricWindows.push_back(samples.window);
+    }
+    setKinds(*run);
     if (keepTrace)
         run->trace = std::make_unique<Trace>(std::move(loaded.value()));
     return { std::move(run), {} };
@@ -166,16 +225,60 @@ struct LoadedRuns {
     std::vector<std::unique_ptr<LoadedRun>> base;
     std::vector<std::unique_ptr<LoadedRun>> fresh;
     std::string problem; // empty: every run loaded
+    /// The manifests of the folders of repeated runs, and what they said about failed runs.
+    std::vector<std::unique_ptr<RunsManifest>> manifests;
+    std::vector<std::string> warnings;
 };
 
-/// Loads the runs one after the other, BASE first, stopping at the first problem.
-LoadedRuns loadRuns(const DiffOptions& options)
+/// The runs `path` names: itself, or, for a folder with a runs manifest, each run of it that did not fail (a
+/// failed run is named in a warning and left out).
+std::optional<std::string> expandRuns(
+    const std::string& path, const char* side, LoadedRuns& runs, std::vector<RunPath>& into)
 {
-    const bool keepTraces = options.note.has_value();
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error)) {
+        into.push_back(RunPath { path, nullptr });
+        return std::nullopt;
+    }
+    auto manifest = readRunsManifest(path);
+    if (!manifest)
+        return std::string("cannot read the ") + side + " runs: " + manifest.error().toString();
+    if (!manifest->has_value()) {
+        into.push_back(RunPath { path, nullptr });
+        return std::nullopt;
+    }
+    runs.manifests.push_back(std::make_unique<RunsManifest>(std::move(**manifest)));
+    const RunsManifest& m = *runs.manifests.back();
+    for (std::size_t r = 0; r < m.runs.size(); ++r) {
+        const ManifestRun& run = m.runs[r];
+        if (run.failed || run.file.empty()) {
+            runs.warnings.push_back(std::string(side) + " " + path + ": run " + std::to_string(r + 1) + " of "
+                + std::to_string(m.runs.size()) + " failed (" + (run.failure.empty() ? "no trace" : run.failure)
+                + "): left out");
+            continue;
+        }
+        into.push_back(RunPath { (std::filesystem::path(path) / run.file).string(), &m });
+    }
+    if (m.goodRunFiles().empty())
+        return std::string("the ") + side + " folder " + path + " holds no run that did not fail";
+    return std::nullopt;
+}
+
+/// Loads the runs one after the other, BASE first, stopping at the first problem.
+LoadedRuns loadRuns(const DiffOptions& options, const std::vector<std::string>& basePaths,
+    const std::vector<std::string>& newPaths, bool keepTraces)
+{
     LoadedRuns runs;
     for (const auto& [paths, side, into] :
-        { std::tuple { &options.baseRuns, "BASE", &runs.base }, std::tuple { &options.newRuns, "NEW", &runs.fresh } }) {
+        { std::tuple { &basePaths, "BASE", &runs.base }, std::tuple { &newPaths, "NEW", &runs.fresh } }) {
+        std::vector<RunPath> expanded;
         for (const std::string& path : *paths) {
+            if (auto problem = expandRuns(path, side, runs, expanded)) {
+                runs.problem = *problem;
+                return runs;
+            }
+        }
+        for (const RunPath& path : expanded) {
             LoadOutcome outcome = loadRun(path, side, options, keepTraces);
             if (!outcome.run) {
                 runs.problem = outcome.problem;
@@ -187,6 +290,70 @@ LoadedRuns loadRuns(const DiffOptions& options)
     return runs;
 }
 
+/// Each run's values of metric `m`.
+std::vector<std::vector<TimeNs>> metricRuns(const std::vector<std::unique_ptr<LoadedRun>>& runs, std::size_t m)
+{
+    std::vector<std::vector<TimeNs>> values;
+    for (const auto& run : runs)
+        values.push_back(run->metricValues[m]);
+    return values;
+}
+
+/// The metrics' verdicts and side effects, and how the sides were recorded, from the runs the timings come from.
+ExperimentReport experimentReport(const DiffOptions& options, const LoadedRuns& timing, const CompareOptions& compare)
+{
+    ExperimentReport report;
+    const std::vector<MetricSpec> metrics = measuredMetrics(options.metrics);
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+        report.metrics.push_back(
+            compareMetric(metrics[m], metricRuns(timing.base, m), metricRuns(timing.fresh, m), compare.bootstrap));
+        // The first run with values names the window.
+        const auto window = [&]() {
+            for (const auto* side : { &timing.base, &timing.fresh }) {
+                for (const auto& run : *side) {
+                    if (!run->metricValues[m].empty())
+                        return run->metricWindows[m];
+                }
+            }
+            return options.analysis.window.kind;
+        };
+        report.windows.push_back(window());
+    }
+    std::vector<bool> baseNvtx;
+    std::vector<bool> newNvtx;
+    for (const auto& run : timing.base)
+        baseNvtx.push_back(run->nvtxOnly);
+    for (const auto& run : timing.fresh)
+        newNvtx.push_back(run->nvtxOnly);
+    report.mix = recordingMix(baseNvtx, newNvtx);
+    if (!report.isProfilerOverhead())
+        report.direction = markSideEffects(report.metrics);
+    return report;
+}
+
+/// The warnings of a diff about how the runs were recorded, beyond compareRuns()'s: a mix of NVTX-only and CUPTI
+/// runs within a side or across in no clear split, and different --kinds in the manifests.
+void addRecordingWarnings(const ExperimentReport& report, const LoadedRuns& runs, std::vector<std::string>& warnings)
+{
+    if (report.mix == RecordingMix::Mixed)
+        warnings.push_back("some runs were recorded with NVTX only and some with CUPTI, not one way per side: only "
+                           "runs measured the same way compare (NVTX-only against CUPTI runs measures the profiler's "
+                           "overhead)");
+    std::set<std::string> kinds;
+    for (const auto* side : { &runs.base, &runs.fresh }) {
+        for (const auto& run : *side) {
+            if (!run->kinds.empty())
+                kinds.insert(run->kinds);
+        }
+    }
+    if (kinds.size() > 1 && !report.isProfilerOverhead()) {
+        std::string list;
+        for (const std::string& k : kinds)
+            list += (list.empty() ? "" : ", ") + k;
+        warnings.push_back("the runs were recorded with different --kinds (" + list + ")");
+    }
+}
+
 std::vector<RunSummary> summariesOf(std::vector<std::unique_ptr<LoadedRun>>& runs)
 {
     std::vector<RunSummary> summaries;
@@ -196,8 +363,8 @@ std::vector<RunSummary> summariesOf(std::vector<std::unique_ptr<LoadedRun>>& run
 }
 
 /// `--note ID`: measures the note of BASE's sidecar against NEW, writes the result into the note and saves.
-int measureNote(
-    const DiffOptions& options, const LoadedRun& base, const LoadedRun& fresh, std::ostream& out, std::ostream& err)
+int measureNote(const DiffOptions& options, const LoadedRun& base, const LoadedRun& fresh,
+    const ExperimentReport& experiment, std::ostream& out, std::ostream& err)
 {
     const std::string& basePath = options.baseRuns.front();
     if (base.info.files.size() != 1) {
@@ -216,8 +383,23 @@ int measureNote(
         return 1;
     }
     Annotation note = *found;
-    const NoteMeasurement m
+    NoteMeasurement m
         = measureNoteAgainst(*base.trace, *fresh.trace, note, noteComparisonOptions(*base.trace, options.analysis));
+    if (!options.metrics.empty()) {
+        // The metrics were measured with the diff's own options; a hypothesis that names one is judged on it.
+        note.record.sideEffects = sideEffectsText(experiment.metrics);
+        if (const auto prediction = predictionIn(note.record.hypothesis, experiment.metrics)) {
+            const PredictionJudgement judged = judgePrediction(*prediction, experiment.metrics);
+            const MetricComparison& metric = experiment.metrics[prediction->metric];
+            const PercentileVerdict& v = prediction->p95 ? metric.p95 : metric.p50;
+            m.proposedStatus = judged.status;
+            m.statusReason = judged.reason;
+            m.performanceChange += " The hypothesis names " + metric.spec.name + (prediction->p95 ? " p95" : " p50")
+                + " (" + metric.spec.specText() + "): " + std::string(verdictName(v.verdict)) + ", n = "
+                + std::to_string(metric.base.n) + " vs " + std::to_string(metric.fresh.n) + "; proposed status on it: "
+                + std::string(annotationStatusName(judged.status)) + " (" + judged.reason + ").";
+        }
+    }
     // The after trace as seen from the BASE trace's folder, so that the pair can move together.
     const std::filesystem::path baseFolder = std::filesystem::absolute(basePath).parent_path();
     const std::string afterTrace
@@ -247,7 +429,7 @@ int runDiff(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         err << "gapscope diff: " << options.error().message << "\n" << usageText("diff");
         return 2;
     }
-    LoadedRuns runs = loadRuns(*options);
+    LoadedRuns runs = loadRuns(*options, options->baseRuns, options->newRuns, options->note.has_value());
     if (!runs.problem.empty()) {
         err << "gapscope diff: " << runs.problem << "\n";
         return 1;
@@ -267,13 +449,53 @@ int runDiff(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             err << "gapscope diff: --note measures a note against traces, not summaries\n";
             return 2;
         }
-        return measureNote(*options, *base.front(), *fresh.front(), out, err);
+        return measureNote(
+            *options, *base.front(), *fresh.front(), experimentReport(*options, runs, CompareOptions {}), out, err);
     }
     CompareOptions compare;
     compare.longestGaps = options->top.value_or(10);
     const std::vector<RunSummary> baseSummaries = summariesOf(base);
     const std::vector<RunSummary> newSummaries = summariesOf(fresh);
     RunDiff diff = compareRuns(baseSummaries, newSummaries, compare);
+    diff.warnings.insert(diff.warnings.end(), runs.warnings.begin(), runs.warnings.end());
+
+    // The timings: from the compared runs, or from the --timing-from runs (the low-overhead ones).
+    LoadedRuns timingRuns;
+    ExperimentReport experiment;
+    if (!options->timingFrom.empty()) {
+        const std::vector<std::string> timingBase { options->timingFrom.front() };
+        std::vector<std::string> timingNew;
+        if (options->timingFrom.size() > 1)
+            timingNew.push_back(options->timingFrom[1]);
+        timingRuns = loadRuns(*options, timingBase, timingNew, false);
+        if (!timingRuns.problem.empty()) {
+            err << "gapscope diff: --timing-from: " << timingRuns.problem << "\n";
+            return 1;
+        }
+        if (timingRuns.fresh.empty())
+            std::swap(timingRuns.fresh, fresh); // NEW keeps its own timings
+        std::vector<std::vector<TimeNs>> baseSteps;
+        std::vector<std::vector<TimeNs>> newSteps;
+        for (const auto& run : timingRuns.base)
+            baseSteps.push_back(run->metricValues.front());
+        for (const auto& run : timingRuns.fresh)
+            newSteps.push_back(run->metricValues.front());
+        diff.steps = compareSteps(baseSteps, newSteps, compare.bootstrap);
+        experiment = experimentReport(*options, timingRuns, compare);
+        experiment.timingSource = "BASE " + options->timingFrom.front() + " (" + std::to_string(timingRuns.base.size())
+            + " runs), NEW "
+            + (options->timingFrom.size() > 1
+                    ? options->timingFrom[1] + " (" + std::to_string(timingRuns.fresh.size()) + " runs)"
+                    : std::string("its own runs"))
+            + "; kernels, gaps and devices from the compared runs";
+        if (options->timingFrom.size() == 1)
+            std::swap(timingRuns.fresh, fresh);
+        diff.warnings.insert(diff.warnings.end(), timingRuns.warnings.begin(), timingRuns.warnings.end());
+        addRecordingWarnings(experiment, timingRuns, diff.warnings);
+    } else {
+        experiment = experimentReport(*options, runs, compare);
+        addRecordingWarnings(experiment, runs, diff.warnings);
+    }
     if (summaryRuns > 0) {
         diff.warnings.push_back("compared from summaries: no kernels (a summary holds none); the gaps are each rank's "
                                 "10 longest; steps only where the summaries keep their durations");
@@ -289,12 +511,15 @@ int runDiff(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         sides.base.push_back(run->info);
     for (const auto& run : fresh)
         sides.fresh.push_back(run->info);
-    if (options->json)
-        out << diffToJson(diff, sides, *options).dump(2) << "\n";
-    else
-        writeTextDiff(diff, sides, *options, out);
+    if (options->json) {
+        nlohmann::json doc = diffToJson(diff, sides, *options);
+        addExperimentJson(experiment, doc);
+        out << doc.dump(2) << "\n";
+    } else {
+        writeTextDiff(diff, sides, *options, experiment, out);
+    }
 
-    if (options->failIfSlowerPercent && diff.steps.verdict == Verdict::Slower
+    if (options->failIfSlowerPercent && !experiment.isProfilerOverhead() && diff.steps.verdict == Verdict::Slower
         && diff.steps.deltaP50Fraction * 100.0 > *options->failIfSlowerPercent) {
         err << "gapscope diff: NEW is slower than BASE by " << diff.steps.deltaP50Fraction * 100.0
             << " % in step p50 (more than --fail-if-slower " << *options->failIfSlowerPercent

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/diff_options.h"
+#include "cli/metric_options.h"
 
 #include <charconv>
 #include <cmath>
@@ -27,6 +28,13 @@ ParseResult<DiffOptions> parseDiffOptions(const std::vector<std::string>& args)
         },
         noteMissing);
     spec.count("--top", [&](std::size_t n) { options.top = n; });
+    metricOptions(spec, options.metrics);
+    spec.value("--timing-from", [&](const std::string& path) -> ArgumentCheck {
+        if (options.timingFrom.size() == 2)
+            return UsageError { "--timing-from goes at most twice: BASE's timing runs, then NEW's" };
+        options.timingFrom.push_back(path);
+        return std::nullopt;
+    });
     spec.value("--fail-if-slower", [&](const std::string& value) -> ArgumentCheck {
         double percent = 0;
         const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), percent);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/report_options.h"
+#include "core/experiment/metric_spec.h"
 
 #include <optional>
 #include <string>
@@ -23,7 +24,13 @@ struct DiffOptions {
     std::optional<std::string> note;
     /// With --note: also set the note's status to the proposed one.
     bool acceptStatus = false;
-    /// Each run: a trace file, a folder holding the per-rank files of one job, a `.summary.json`, or a folder of them.
+    /// --metric NAME=SPEC, in order (the step time is always measured too, as the metric `step`).
+    std::vector<MetricSpec> metrics;
+    /// --timing-from, once or twice: the runs the timings (step verdict and metrics) come from, for BASE then NEW
+    /// (a side without one takes its own); kernels, gaps and devices still come from BASE and NEW.
+    std::vector<std::string> timingFrom;
+    /// Each run: a trace file, a folder holding the per-rank files of one job, a `.summary.json`, a folder of them,
+    /// or a folder of repeated runs (`gapscope record --runs N -o DIR`: its manifest names the runs).
     std::vector<std::string> baseRuns;
     std::vector<std::string> newRuns;
 };

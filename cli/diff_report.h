@@ -4,6 +4,7 @@
 // The two forms of `gapscope diff`'s answer: the readable one (verdict line first) and the JSON document
 // (fixed keys: docs/json-output.md).
 
+#include "cli/diff_metrics.h"
 #include "cli/diff_options.h"
 #include "core/analysis/compare.h"
 
@@ -26,7 +27,10 @@ struct DiffSides {
     std::vector<DiffRunInfo> fresh;
 };
 
-void writeTextDiff(const RunDiff& diff, const DiffSides& sides, const DiffOptions& options, std::ostream& out);
+/// The readable diff; `experiment`: the metrics' verdicts (their section follows the verdict), and in place of the
+/// verdict the profiler overhead when one side was recorded with NVTX only.
+void writeTextDiff(const RunDiff& diff, const DiffSides& sides, const DiffOptions& options,
+    const ExperimentReport& experiment, std::ostream& out);
 
 nlohmann::json diffToJson(const RunDiff& diff, const DiffSides& sides, const DiffOptions& options);
 

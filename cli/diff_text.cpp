@@ -203,15 +203,24 @@ void writeImport(const char* side, const std::vector<ImportNote>& notes, std::os
 
 } // namespace
 
-void writeTextDiff(const RunDiff& diff, const DiffSides& sides, const DiffOptions& options, std::ostream& out)
+void writeTextDiff(const RunDiff& diff, const DiffSides& sides, const DiffOptions& options,
+    const ExperimentReport& experiment, std::ostream& out)
 {
     const std::size_t top = options.top.value_or(10);
     const StepComparison& s = diff.steps;
-    out << verdictLine(s) << "\n";
-    if (s.test)
-        out << "  why: " << s.reason << "\n";
-    if (!s.caveat.empty())
-        out << "  caveat: " << s.caveat << "\n";
+    if (experiment.isProfilerOverhead()) {
+        out << profilerOverheadLine(experiment) << "\n";
+    } else {
+        out << verdictLine(s) << "\n";
+        if (s.test)
+            out << "  why: " << s.reason << "\n";
+        if (!s.caveat.empty())
+            out << "  caveat: " << s.caveat << "\n";
+    }
+    if (!experiment.timingSource.empty())
+        out << "  timings from: " << experiment.timingSource << "\n";
+    if (!options.metrics.empty() || experiment.isProfilerOverhead())
+        writeTextMetrics(experiment, out);
     out << "\n";
     writeSides(diff, sides, out);
     if (!diff.warnings.empty()) {

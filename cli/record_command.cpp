@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: MIT
-// `gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--] PROGRAM [ARGS...]`:
+// `gapscope record [-o OUT] [--kinds LIST] [--delay S] [--duration S] [--runs N] [--] PROGRAM [ARGS...]`:
 // runs PROGRAM under the collector, passes its output through, forwards Ctrl-C to it, and writes
 // every process of the run into one native trace (.gapscope) that `gapscope OUT`, `gapscope report`
-// and `gapscope convert` read. Tool output goes to stderr: stdout belongs to the program.
+// and `gapscope convert` read. With --runs N it runs PROGRAM N times, one after the other, into the
+// folder OUT: one trace per run and the runs manifest (core/experiment/runs_manifest.h) that `diff`
+// reads. Tool output goes to stderr: stdout belongs to the program.
 
 #include "cli/command_usage.h"
 #include "cli/commands.h"
 
 #include "capture/launcher/program_recorder.h"
 #include "capture/launcher/record_kinds.h"
+#include "core/experiment/runs_manifest.h"
 #include "core/io/native/native_trace_writer.h"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <ctime>
+#include <filesystem>
+#include <map>
 
 #include <unistd.h>
 
@@ -22,9 +28,12 @@ namespace gapscope::cli {
 namespace {
 
 std::atomic<capture::ProgramRecorder*> g_recorder { nullptr };
+/// Ctrl-C during repeated runs also ends the series after the current run.
+std::atomic<bool> g_stopSeries { false };
 
 void onStopSignal(int)
 {
+    g_stopSeries.store(true);
     constexpr char message[] = "\ngapscope record: stopping the program (press Ctrl-C again to terminate it)\n";
     [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, message, sizeof(message) - 1);
     if (capture::ProgramRecorder* recorder = g_recorder.load())
@@ -91,6 +100,170 @@ std::optional<double> parseSeconds(const std::string& text)
     return std::nullopt;
 }
 
+/// "2026-12-03T15:04:05.123Z" and the same instant in ns since the epoch (CLOCK_REALTIME).
+std::pair<std::string, std::int64_t> utcNow()
+{
+    const auto now = std::chrono::system_clock::now();
+    const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
+    const std::time_t seconds = static_cast<std::time_t>(ns / 1'000'000'000);
+    std::tm utc {};
+    gmtime_r(&seconds, &utc);
+    char text[64];
+    const std::size_t used = std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &utc);
+    std::snprintf(text + used, sizeof(text) - used, ".%03dZ", static_cast<int>(ns / 1'000'000 % 1000));
+    return { text, ns };
+}
+
+/// What the recorder changed in the environment the program gets, against the launcher's own.
+std::vector<std::pair<std::string, std::optional<std::string>>> environmentChanges(
+    const std::vector<std::string>& programEnvironment)
+{
+    std::map<std::string, std::string> own;
+    for (char** entry = environ; entry && *entry; ++entry) {
+        const std::string text = *entry;
+        const auto equals = text.find('=');
+        if (equals != std::string::npos)
+            own[text.substr(0, equals)] = text.substr(equals + 1);
+    }
+    std::vector<std::pair<std::string, std::optional<std::string>>> changes;
+    std::map<std::string, bool> seen;
+    for (const std::string& text : programEnvironment) {
+        const auto equals = text.find('=');
+        if (equals == std::string::npos)
+            continue;
+        const std::string name = text.substr(0, equals);
+        seen[name] = true;
+        const auto found = own.find(name);
+        if (found == own.end() || found->second != text.substr(equals + 1))
+            changes.emplace_back(name, text.substr(equals + 1));
+    }
+    for (const auto& [name, value] : own) {
+        if (!seen.count(name))
+            changes.emplace_back(name, std::nullopt);
+    }
+    return changes;
+}
+
+/// One recording: the program run once under the collector, its trace written to `output`.
+struct RecordedRun {
+    int status = 0; // the program's exit status; 127: it could not start
+    std::optional<capture::ProgramExit> exit;
+    double wallSeconds = 0.0;
+    std::string problem; // why there is no trace (could not start, could not gather or write), "" when there is
+    std::vector<std::string> environment; // what the program got
+    std::uint64_t events = 0;
+};
+
+RecordedRun recordOnce(
+    const capture::RecordOptions& options, const std::string& output, bool printSummary, std::ostream& err)
+{
+    RecordedRun run;
+    capture::ProgramRecorder recorder(options);
+    if (auto error = recorder.start()) {
+        run.status = 127;
+        run.problem = *error;
+        return run;
+    }
+    run.environment = recorder.environment();
+    NotesToStderr notes(err);
+    IoResult<capture::RecordResult> recorded = [&] {
+        StopSignalForwarding forwarding(recorder);
+        return recorder.wait(&notes);
+    }();
+    if (!recorded) {
+        run.status = 1;
+        run.problem = recorded.error().toString();
+        return run;
+    }
+    capture::RecordResult& result = recorded.value();
+    run.exit = result.exit;
+    run.status = result.exit.status();
+    run.wallSeconds = result.wallSeconds;
+    run.events = result.trace.eventCount();
+    NativeTraceWriter::Options writeOptions;
+    writeOptions.clock = result.summary.clock;
+    auto written = NativeTraceWriter::writeFile(result.trace, output, writeOptions);
+    if (printSummary) {
+        err << "\n" << capture::formatSummary(result.summary, result.exit, result.wallSeconds);
+        constexpr std::size_t kWarningsShown = 10;
+        for (std::size_t w = 0; w < result.trace.warnings().size() && w < kWarningsShown; ++w)
+            err << "warning: " << result.trace.warnings()[w].toString() << "\n";
+        if (result.trace.warnings().size() > kWarningsShown)
+            err << "(" << result.trace.warnings().size() - kWarningsShown << " more warnings)\n";
+    }
+    if (!written)
+        run.problem = written.error().toString();
+    return run;
+}
+
+/// `--runs N`: the program N times into the folder `folder`, the manifest rewritten after each run so that an
+/// interrupted series keeps what it recorded. Exit 0 when every run succeeded, 1 when one failed, 127 when the
+/// program could not start at all.
+int recordSeries(const capture::RecordOptions& options, std::size_t runs, const std::string& folder, std::ostream& err)
+{
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error) {
+        err << "gapscope record: cannot make the folder " << folder << ": " << error.message() << "\n";
+        return 1;
+    }
+    RunsManifest manifest;
+    manifest.program = options.program;
+    manifest.arguments = options.arguments;
+    manifest.kinds = capture::recordKindsText(options.kinds);
+    g_stopSeries.store(false);
+    std::vector<std::string> failures;
+    for (std::size_t k = 1; k <= runs && !g_stopSeries.load(); ++k) {
+        err << "gapscope record: run " << k << " of " << runs << "\n" << std::flush;
+        ManifestRun entry;
+        entry.file = "run-" + std::to_string(k) + std::string(native::kFileExtension);
+        std::tie(entry.startTime, entry.startNs) = utcNow();
+        const std::string output = (std::filesystem::path(folder) / entry.file).string();
+        const RecordedRun run = recordOnce(options, output, k == runs, err);
+        if (k == 1)
+            manifest.environmentChanges = environmentChanges(run.environment);
+        if (run.exit) {
+            entry.exitCode = run.exit->exitCode;
+            entry.signal = run.exit->signal;
+        }
+        entry.wallSeconds = run.wallSeconds;
+        if (!run.problem.empty()) {
+            entry.failed = true;
+            entry.failure = run.problem;
+            if (run.status == 127 || !run.exit)
+                entry.file.clear(); // no trace was written
+        } else if (run.status != 0) {
+            entry.failed = true;
+            entry.failure = run.exit->describe();
+        }
+        if (entry.failed)
+            failures.push_back("run " + std::to_string(k) + " (" + entry.failure + ")");
+        err << "gapscope record: run " << k << " of " << runs << ": "
+            << (run.exit ? run.exit->describe() : entry.failure) << ", " << run.wallSeconds << " s, " << run.events
+            << " events" << (entry.failed ? " (failed)" : "") << "\n";
+        manifest.runs.push_back(std::move(entry));
+        if (auto written = writeRunsManifest(folder, manifest); !written) {
+            err << "gapscope record: " << written.error().toString() << "\n";
+            return 1;
+        }
+        if (run.status == 127 && k == 1) {
+            err << "gapscope record: " << run.problem << "\n";
+            return 127;
+        }
+    }
+    err << "Recorded " << manifest.runs.size() << " of " << runs << " runs into " << folder << " (manifest "
+        << kRunsManifestName << ")";
+    if (failures.empty()) {
+        err << "; compare two such folders with: gapscope diff BASE_DIR NEW_DIR\n";
+        return 0;
+    }
+    err << "; " << failures.size() << " failed, left out of comparisons:";
+    for (const std::string& f : failures)
+        err << " " << f << ";";
+    err << "\n";
+    return 1;
+}
+
 } // namespace
 
 int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -98,6 +271,7 @@ int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostr
     (void)out; // stdout is the program's
     capture::RecordOptions options;
     std::string output;
+    std::optional<std::size_t> runs;
     std::size_t i = 0;
     for (; i < args.size(); ++i) {
         const std::string& arg = args[i];
@@ -125,6 +299,18 @@ int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostr
                 options.delaySeconds = *seconds;
             else
                 options.durationSeconds = *seconds;
+        } else if (arg == "--runs" && hasValue) {
+            const std::string& text = args[++i];
+            std::size_t used = 0;
+            long long n = 0;
+            try {
+                n = std::stoll(text, &used);
+            } catch (...) { }
+            if (used != text.size() || n < 1) {
+                err << "gapscope record: --runs takes a count >= 1, not '" << text << "'\n";
+                return 2;
+            }
+            runs = static_cast<std::size_t>(n);
         } else if (arg == "-h" || arg == "--help") {
             err << usageText("record");
             return 0;
@@ -141,42 +327,23 @@ int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     options.program = args[i];
     options.arguments.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+    if (runs) {
+        if (output.empty()) {
+            err << "gapscope record: --runs needs -o DIR, the folder the runs go into\n";
+            return 2;
+        }
+        return recordSeries(options, *runs, output, err);
+    }
     if (output.empty())
         output = defaultOutputName();
 
-    capture::ProgramRecorder recorder(options);
-    if (auto error = recorder.start()) {
-        err << "gapscope record: " << *error << "\n";
-        return 127;
+    const RecordedRun run = recordOnce(options, output, true, err);
+    if (!run.problem.empty()) {
+        err << "gapscope record: " << run.problem << "\n";
+        return run.status == 127 ? 127 : 1;
     }
-    NotesToStderr notes(err);
-    IoResult<capture::RecordResult> recorded = [&] {
-        StopSignalForwarding forwarding(recorder);
-        return recorder.wait(&notes);
-    }();
-    if (!recorded) {
-        err << "gapscope record: " << recorded.error().toString() << "\n";
-        return 1;
-    }
-    capture::RecordResult& result = recorded.value();
-    NativeTraceWriter::Options writeOptions;
-    writeOptions.clock = result.summary.clock;
-    auto written = NativeTraceWriter::writeFile(result.trace, output, writeOptions);
-    err << "\n" << capture::formatSummary(result.summary, result.exit, result.wallSeconds);
-    constexpr std::size_t kWarningsShown = 10;
-    for (std::size_t w = 0; w < result.trace.warnings().size() && w < kWarningsShown; ++w) {
-        const ImportWarning& warning = result.trace.warnings()[w];
-        err << "warning: " << warning.toString() << "\n";
-    }
-    if (result.trace.warnings().size() > kWarningsShown)
-        err << "(" << result.trace.warnings().size() - kWarningsShown << " more warnings)\n";
-    if (!written) {
-        err << "gapscope record: " << written.error().toString() << "\n";
-        return 1;
-    }
-    err << "Wrote " << output << " (" << result.trace.eventCount() << " events); open it with: gapscope " << output
-        << "\n";
-    return result.exit.status();
+    err << "Wrote " << output << " (" << run.events << " events); open it with: gapscope " << output << "\n";
+    return run.status;
 }
 
 } // namespace gapscope::cli

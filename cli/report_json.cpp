@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "cli/report_json.h"
+#include "cli/metric_options.h"
 
 #include "core/analysis/counter_figures.h"
 #include "core/analysis/gap_evidence.h"
+#include "core/analysis/nearest_rank.h"
+#include "core/experiment/metric_samples.h"
 #include "core/io/common/json_stream_writer.h"
 #include "core/model/labels.h"
 
@@ -347,6 +350,17 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
     const std::size_t kernelCount = std::min(result.kernels.size(), options.top.value_or(result.kernels.size()));
     lists.list("kernels", std::vector<KernelStats>(result.kernels.begin(), result.kernels.begin() + kernelCount),
         [&](const KernelStats& k) { lists.kernel(k); });
+    json metrics = json::array();
+    for (const MetricSpec& m : measuredMetrics(options.metrics)) {
+        MetricSamples samples = metricSamples(trace, result, m);
+        std::vector<TimeNs>& v = samples.values;
+        const std::size_t n = v.size();
+        const json p50 = n ? json(nearestRankPercentile(v, 0.50)) : json(nullptr);
+        const json p95 = n ? json(nearestRankPercentile(v, 0.95)) : json(nullptr);
+        metrics.push_back({ { "name", m.name }, { "spec", m.specText() }, { "window", windowKindName(samples.window) },
+            { "n", n }, { "p50_ns", p50 }, { "p95_ns", p95 } });
+    }
+    member("metrics", metrics);
     member("import", json { { "skipped_events", trace.skippedEvents() }, { "warnings", warnings } });
     if (job)
         member("job", *job);

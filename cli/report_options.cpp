@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/report_options.h"
+#include "cli/metric_options.h"
 
 namespace gapscope::cli {
 
@@ -24,6 +25,7 @@ ParseResult<ReportOptions> parseReportOptions(const std::vector<std::string>& ar
         },
         rangeForm);
     spec.count("--top", [&](std::size_t n) { options.top = n; });
+    metricOptions(spec, options.metrics);
     spec.positional([&](const std::string& trace) { options.traces.push_back(trace); });
     if (ArgumentCheck problem = spec.parse(args))
         return *problem;

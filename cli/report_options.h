@@ -3,6 +3,7 @@
 
 #include "cli/argument_parser.h"
 #include "core/analysis/analysis.h"
+#include "core/experiment/metric_spec.h"
 #include "core/io/common/read_filter.h"
 
 #include <optional>
@@ -18,6 +19,8 @@ struct ReportOptions {
     /// Rows in the "longest gaps" and "top kernels" lists; nullopt: 10 in text, all in JSON.
     std::optional<std::size_t> top;
     std::vector<std::string> traces;
+    /// --metric NAME=SPEC, in order; `step` is always reported first.
+    std::vector<MetricSpec> metrics;
     /// --gpu-only / --load-range T0:T1: what is read of the files (everything by default).
     ReadFilter load;
 };

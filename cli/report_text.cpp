@@ -3,6 +3,8 @@
 
 #include "cli/report_json.h"
 #include "cli/text_columns.h"
+#include "core/analysis/nearest_rank.h"
+#include "core/experiment/metric_samples.h"
 #include "core/model/labels.h"
 #include "core/model/process_order.h"
 #include "core/model/time_format.h"
@@ -120,6 +122,26 @@ void writeDeviceFigureLines(const DeviceFigureLines& d, std::ostream& out)
         out << "    " << pad(name, 14) << pad(formatDuration(value), 12) << " " << percent(value, d.spanNs) << "\n";
 }
 
+/// --metric: n, p50 and p95 of each metric asked for (the step time is in the steps section already).
+static void writeMetrics(
+    const Trace& trace, const AnalysisResult& result, const ReportOptions& options, std::ostream& out)
+{
+    if (options.metrics.empty())
+        return;
+    out << "\nMetrics (nearest-rank p50 and p95)\n";
+    for (const MetricSpec& m : options.metrics) {
+        MetricSamples samples = metricSamples(trace, result, m);
+        std::vector<TimeNs>& v = samples.values;
+        out << "  " << m.name << " (" << m.specText() << ", window " << windowKindName(samples.window)
+            << "): n = " << v.size();
+        if (!v.empty()) {
+            const TimeNs p50 = nearestRankPercentile(v, 0.50);
+            out << ", p50 " << formatDuration(p50) << ", p95 " << formatDuration(nearestRankPercentile(v, 0.95));
+        }
+        out << "\n";
+    }
+}
+
 void writeTextReport(const Trace& trace, const AnalysisResult& result, const ReportOptions& options, std::ostream& out)
 {
     const std::size_t top = options.top.value_or(10);
@@ -142,6 +164,7 @@ void writeTextReport(const Trace& trace, const AnalysisResult& result, const Rep
         out << "  " << trace.skippedEvents() << " malformed event(s) skipped on import (see --json for where)\n";
     if (!result.hasGpuActivity) {
         out << "\nNo GPU activity in this trace (" << trace.eventCount() << " CPU events); nothing to measure.\n";
+        writeMetrics(trace, result, options, out);
         return;
     }
     out << "\n";
@@ -150,6 +173,7 @@ void writeTextReport(const Trace& trace, const AnalysisResult& result, const Rep
     writeGaps(trace, result, top, out);
     writeSteps(trace, result, out);
     writeKernels(result, top, out);
+    writeMetrics(trace, result, options, out);
 }
 
 } // namespace gapscope::cli

@@ -3,6 +3,7 @@
 #include "cli/argument_parser.h"
 #include "cli/command_usage.h"
 #include "cli/commands.h"
+#include "cli/metric_options.h"
 #include "core/summary/summary_json.h"
 
 namespace gapscope::cli {
@@ -12,8 +13,10 @@ int runSummarize(const std::vector<std::string>& args, std::ostream& out, std::o
     AnalysisOptions analysis;
     std::optional<std::string> output;
     std::vector<std::string> traces;
+    SummaryOptions summary;
     ArgumentSpec spec;
     spec.analysisOptions(analysis);
+    metricOptions(spec, summary.metrics);
     spec.value("-o", [&](const std::string& path) -> ArgumentCheck {
         output = path;
         return std::nullopt;
@@ -30,7 +33,7 @@ int runSummarize(const std::vector<std::string>& args, std::ostream& out, std::o
     }
     std::vector<RankSummary> summaries;
     for (const std::string& trace : traces) {
-        auto summarized = summarizeTraceFile(trace, analysis);
+        auto summarized = summarizeTraceFile(trace, analysis, summary);
         if (!summarized) {
             err << "gapscope summarize: " << summarized.error().toString() << "\n";
             return 1;

@@ -133,19 +133,24 @@ private:
     std::optional<double> m_spare;
 };
 
-/// The median (nearest-rank, the k-th smallest with k = ceil(n / 2)) of n values drawn with replacement from
-/// `sorted`, drawn from its exact law in O(1): the k-th smallest of n uniform indices in [0, n) is
-/// floor(n U(k)), where U(k), the k-th smallest of n uniforms on (0, 1), follows Beta(k, n - k + 1) =
-/// G1 / (G1 + G2) with G1 ~ Gamma(k), G2 ~ Gamma(n - k + 1). Same law as drawing the n values one by one,
-/// at the cost of two draws instead of n and a selection.
-TimeNs resampledMedian(Draws& draws, std::span<const TimeNs> sorted)
+/// The k-th smallest (1-based) of n values drawn with replacement from `sorted`, drawn from its exact law in
+/// O(1): the k-th smallest of n uniform indices in [0, n) is floor(n U(k)), where U(k), the k-th smallest of n
+/// uniforms on (0, 1), follows Beta(k, n - k + 1) = G1 / (G1 + G2) with G1 ~ Gamma(k), G2 ~ Gamma(n - k + 1).
+/// Same law as drawing the n values one by one, at the cost of two draws instead of n and a selection.
+TimeNs resampledOrderStatistic(Draws& draws, std::span<const TimeNs> sorted, std::size_t k)
 {
     const std::size_t n = sorted.size();
-    const std::size_t k = (n + 1) / 2;
     const double g1 = draws.gamma(static_cast<double>(k));
     const double g2 = draws.gamma(static_cast<double>(n - k + 1));
     const auto index = static_cast<std::size_t>(static_cast<double>(n) * (g1 / (g1 + g2)));
     return sorted[std::min(index, n - 1)];
+}
+
+/// The nearest-rank position (1-based) of a percentile among n values, as nearestRankPercentile() takes it.
+std::size_t nearestRank(std::size_t n, double fraction)
+{
+    const auto rank = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(n)));
+    return std::clamp<std::size_t>(rank, 1, n);
 }
 
 } // namespace
@@ -194,28 +199,44 @@ std::optional<MannWhitneyResult> mannWhitneyU(std::span<const TimeNs> a, std::sp
 std::optional<BootstrapInterval> bootstrapMedianDifference(
     std::span<const TimeNs> base, std::span<const TimeNs> fresh, const BootstrapOptions& options)
 {
+    const auto result = bootstrapPercentileDifference(base, fresh, 0.5, options);
+    return result ? std::optional<BootstrapInterval>(result->interval) : std::nullopt;
+}
+
+std::optional<PercentileBootstrap> bootstrapPercentileDifference(
+    std::span<const TimeNs> base, std::span<const TimeNs> fresh, double fraction, const BootstrapOptions& options)
+{
     if (base.empty() || fresh.empty() || options.resamples == 0)
         return std::nullopt;
     std::vector<TimeNs> sortedBase(base.begin(), base.end());
     std::vector<TimeNs> sortedFresh(fresh.begin(), fresh.end());
     std::sort(sortedBase.begin(), sortedBase.end());
     std::sort(sortedFresh.begin(), sortedFresh.end());
+    const std::size_t baseRank = nearestRank(sortedBase.size(), fraction);
+    const std::size_t freshRank = nearestRank(sortedFresh.size(), fraction);
     Draws draws(options.seed);
     std::vector<TimeNs> differences(options.resamples);
+    std::size_t atOrBelowZero = 0;
+    std::size_t atOrAboveZero = 0;
     for (TimeNs& difference : differences) {
-        const TimeNs baseMedian = resampledMedian(draws, sortedBase);
-        const TimeNs freshMedian = resampledMedian(draws, sortedFresh);
-        difference = freshMedian - baseMedian;
+        const TimeNs basePercentile = resampledOrderStatistic(draws, sortedBase, baseRank);
+        const TimeNs freshPercentile = resampledOrderStatistic(draws, sortedFresh, freshRank);
+        difference = freshPercentile - basePercentile;
+        atOrBelowZero += difference <= 0 ? 1 : 0;
+        atOrAboveZero += difference >= 0 ? 1 : 0;
     }
     std::sort(differences.begin(), differences.end());
     const auto count = static_cast<double>(differences.size());
-    const auto at = [&](double fraction) {
-        auto rank = static_cast<std::size_t>(std::ceil(fraction * count - 1e-9));
+    const auto at = [&](double f) {
+        auto rank = static_cast<std::size_t>(std::ceil(f * count - 1e-9));
         rank = std::clamp<std::size_t>(rank, 1, differences.size());
         return differences[rank - 1];
     };
     const double tail = (1.0 - options.confidence) / 2.0;
-    return BootstrapInterval { at(tail), at(1.0 - tail) };
+    PercentileBootstrap result;
+    result.interval = BootstrapInterval { at(tail), at(1.0 - tail) };
+    result.pValue = std::min(1.0, 2.0 * static_cast<double>(std::min(atOrBelowZero, atOrAboveZero)) / count);
+    return result;
 }
 
 } // namespace gapscope

@@ -2,7 +2,8 @@
 #pragma once
 
 // The two statistics `gapscope diff` gives its verdict with (DESIGN.md §4 "Comparing two runs"): a two-sided
-// Mann–Whitney U test and a percentile bootstrap interval of the difference of medians. Pure functions, no I/O;
+// Mann–Whitney U test and a percentile bootstrap interval of the difference of medians (or of 95th percentiles,
+// for a metric's p95). Pure functions, no I/O;
 // both reproducible (the bootstrap draws from a fixed seed with a generator the C++ standard fully specifies).
 
 #include "core/model/event.h"
@@ -61,5 +62,18 @@ struct BootstrapInterval {
 /// on every platform. nullopt when a side is empty.
 std::optional<BootstrapInterval> bootstrapMedianDifference(
     std::span<const TimeNs> base, std::span<const TimeNs> fresh, const BootstrapOptions& options = {});
+
+struct PercentileBootstrap {
+    BootstrapInterval interval;
+    /// Two-sided bootstrap p-value: 2 min(share of resampled differences <= 0, share >= 0), at most 1. An interval
+    /// that excludes 0 at 95 % always has p < 0.05.
+    double pValue = 1.0;
+};
+
+/// The same for any nearest-rank percentile (`fraction` 0.95: the 95th): the resampled percentile of a side of
+/// n values is its ceil(fraction n)-th smallest, drawn from its exact law as above. fraction 0.5 gives
+/// bootstrapMedianDifference()'s interval, draw for draw. nullopt when a side is empty.
+std::optional<PercentileBootstrap> bootstrapPercentileDifference(
+    std::span<const TimeNs> base, std::span<const TimeNs> fresh, double fraction, const BootstrapOptions& options = {});
 
 } // namespace gapscope

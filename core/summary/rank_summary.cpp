@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/summary/rank_summary.h"
+#include "core/experiment/metric_samples.h"
 #include "core/io/trace_file.h"
 
 #include <nlohmann/json.hpp>
@@ -173,6 +174,8 @@ RankSummary summarizeProcess(
         if (step.process == process && !step.warmup)
             summary.stepDurationsNs.push_back(step.end - step.start);
     }
+    for (const MetricSpec& m : options.metrics)
+        summary.metrics.push_back({ m.name, m.specText(), metricSamples(trace, result, m, process).values });
     summary.collectives = findCollectives(trace, process);
     return summary;
 }

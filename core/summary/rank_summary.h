@@ -8,6 +8,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/collectives.h"
+#include "core/experiment/metric_spec.h"
 #include "core/io/common/io_error.h"
 
 #include <array>
@@ -46,6 +47,13 @@ struct RankGapSummary {
     std::string evidence;
 };
 
+/// The values of one metric of an experiment (core/experiment/metric_spec.h) in one rank.
+struct RankMetric {
+    std::string name;
+    std::string spec; // MetricSpec::specText()
+    std::vector<TimeNs> valuesNs;
+};
+
 struct RankSummary {
     /// The trace file the rank came from.
     std::string source;
@@ -66,6 +74,8 @@ struct RankSummary {
     /// The counted (not warm-up) steps' durations in time order, so that `diff` can compare step times from
     /// summaries; empty in a summary written before they were kept.
     std::vector<TimeNs> stepDurationsNs;
+    /// `summarize --metric`: each metric's values in this rank, so that `diff` of summaries judges them too.
+    std::vector<RankMetric> metrics;
     std::vector<CollectiveOccurrence> collectives;
     std::vector<RankGapSummary> longestGaps;
     std::uint64_t skippedEvents = 0;
@@ -85,6 +95,8 @@ struct SummaryOptions {
     std::size_t bins = 256;
     /// Longest device gaps kept.
     std::size_t longestGaps = 10;
+    /// The metrics whose values each summary keeps (RankSummary::metrics).
+    std::vector<MetricSpec> metrics;
 };
 
 /// The summary of one process of an analysed trace (`result` from analyze() over the same trace; its gap list

@@ -81,6 +81,14 @@ std::string collectivesTable(const std::vector<CollectiveOccurrence>& collective
     return table;
 }
 
+json metricsJson(const std::vector<RankMetric>& metrics)
+{
+    json list = json::array();
+    for (const RankMetric& m : metrics)
+        list.push_back({ { "name", m.name }, { "spec", m.spec }, { "values_ns", m.valuesNs } });
+    return list;
+}
+
 json rankJson(const RankSummary& s)
 {
     json devices = json::array();
@@ -100,7 +108,8 @@ json rankJson(const RankSummary& s)
         { "steps",
             { { "count", s.steps }, { "warmup", s.warmupSteps }, { "p50_ns", s.stepP50Ns }, { "p95_ns", s.stepP95Ns },
                 { "durations_ns", s.stepDurationsNs } } },
-        { "collective_names", names }, { "collectives", collectives }, { "longest_gaps", gaps } };
+        { "collective_names", names }, { "collectives", collectives }, { "longest_gaps", gaps },
+        { "metrics", metricsJson(s.metrics) } };
 }
 
 /// Reading: a missing or mistyped key throws json::exception, which summariesFromJson() reports with the file.
@@ -216,6 +225,11 @@ RankSummary readRank(const json& j)
     // Added in version 1 after its first release: older summaries have neither.
     if (const auto durations = steps.find("durations_ns"); durations != steps.end())
         s.stepDurationsNs = durations->get<std::vector<TimeNs>>();
+    if (const auto metrics = j.find("metrics"); metrics != j.end()) {
+        for (const json& m : *metrics)
+            s.metrics.push_back({ m.at("name").get<std::string>(), m.at("spec").get<std::string>(),
+                m.at("values_ns").get<std::vector<TimeNs>>() });
+    }
     if (const auto threshold = j.find("launch_threshold_ns"); threshold != j.end())
         s.launchThresholdNs = threshold->get<TimeNs>();
     readCollectives(j.at("collective_names"), j.at("collectives").get_ref<const std::string&>(), s.collectives);

@@ -60,10 +60,10 @@ const DiffFiles& files()
     return instance;
 }
 
-void BM_DiffTwoKinetoTraces(benchmark::State& state)
+/// `gapscope diff ARGS` once per iteration.
+void runDiffs(benchmark::State& state, const std::vector<std::string>& args)
 {
     const DiffFiles& f = files();
-    const std::vector<std::string> args { "--window", "steps", "--warmup", "1", f.path(0), f.path(1) };
     for (auto _ : state) {
         std::ostringstream out;
         std::ostringstream err;
@@ -75,7 +75,25 @@ void BM_DiffTwoKinetoTraces(benchmark::State& state)
     }
     state.counters["MB_per_trace"] = f.megabytes();
 }
+
+void BM_DiffTwoKinetoTraces(benchmark::State& state)
+{
+    const DiffFiles& f = files();
+    runDiffs(state, { "--window", "steps", "--warmup", "1", f.path(0), f.path(1) });
+}
 BENCHMARK(BM_DiffTwoKinetoTraces)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
+
+// The same with one metric of each kind that reads ranges or kernels (issue budget: at most 10 % more than
+// BM_DiffTwoKinetoTraces).
+void BM_DiffTwoKinetoTracesWithMetrics(benchmark::State& state)
+{
+    const DiffFiles& f = files();
+    runDiffs(state,
+        { "--window", "steps", "--warmup", "1", "--metric", "steps=range:ProfilerStep", "--metric",
+            "between=interval:ProfilerStep", "--metric", "first=first:ProfilerStep", "--metric", "gemm=gpu:gemm",
+            f.path(0), f.path(1) });
+}
+BENCHMARK(BM_DiffTwoKinetoTracesWithMetrics)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 
 void BM_ReportTwoKinetoTraces(benchmark::State& state)
 {

@@ -99,6 +99,8 @@ std::string sampleValue(const std::string& placeholder, const std::string& missi
         return "ProfilerStep";
     if (placeholder == "ID")
         return "n1";
+    if (placeholder.starts_with("NAME=SPEC"))
+        return "p=range:ProfilerStep";
     return missing + "/out";
 }
 
@@ -172,8 +174,8 @@ TEST(CommandUsage, EveryOptionOfEachUsageIsAcceptedByItsParser)
             ++checked;
         }
     }
-    // report 9, diff 10, summarize 6, job 10, convert 0, record 5 (-o and --output), export 8.
-    EXPECT_EQ(checked, 48u);
+    // report 10, diff 12, summarize 7, job 10, convert 0, record 6 (-o and --output), export 8.
+    EXPECT_EQ(checked, 53u);
 }
 
 TEST(CommandUsage, AnUnknownOptionIsRejectedWithTheUsage)
