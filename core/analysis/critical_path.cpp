@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The schedule of a dependency graph, its critical path and the slack of the ops off it.
 #include "core/analysis/critical_path.h"
+#include "core/parallel_for.h"
 
 #include <algorithm>
 #include <map>
@@ -213,6 +214,15 @@ CriticalPath criticalPath(const Trace& trace, const PathWindow& window, const Pa
     const DependencyGraph graph = buildDependencyGraph(trace, window);
     const PathWeights weights = measuredWeights(graph);
     return criticalPathOf(graph, weights, scheduleNodes(graph, weights), options);
+}
+
+std::vector<CriticalPath> criticalPaths(
+    const Trace& trace, const std::vector<PathWindow>& windows, const PathOptions& options, unsigned threads)
+{
+    std::vector<CriticalPath> paths(windows.size());
+    parallelFor(windows.size(), threadsOrCores(threads),
+        [&](std::size_t i) { paths[i] = criticalPath(trace, windows[i], options); });
+    return paths;
 }
 
 } // namespace gapscope

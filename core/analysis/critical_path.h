@@ -160,6 +160,10 @@ CriticalPath criticalPathOf(const DependencyGraph& graph, const PathWeights& wei
 /// The measured critical path of a window: build, schedule, path.
 CriticalPath criticalPath(const Trace& trace, const PathWindow& window, const PathOptions& options = {});
 
+/// The measured critical path of each window, on up to `threads` threads (0: every core): every step of a trace.
+std::vector<CriticalPath> criticalPaths(
+    const Trace& trace, const std::vector<PathWindow>& windows, const PathOptions& options = {}, unsigned threads = 0);
+
 /// The name a segment is shown under: the trace's string, or "(outside any range)" for id 0.
 std::string_view pathSegmentName(const Trace& trace, StringId name);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/what_if.h"
+#include "core/parallel_for.h"
 
 #include <charconv>
 #include <cmath>
@@ -109,6 +110,27 @@ ParseResult<WhatIfOutcome> whatIf(
     outcome.predicted = criticalPathOf(graph, *weights, t, options);
     outcome.predictedNs = outcome.predicted.lengthNs;
     return outcome;
+}
+
+ParseResult<std::vector<WhatIfOutcome>> whatIfWindows(const Trace& trace, const std::vector<PathWindow>& windows,
+    const WhatIfChanges& changes, const PathOptions& options, unsigned threads)
+{
+    std::vector<WhatIfOutcome> outcomes(windows.size());
+    std::vector<std::optional<UsageError>> errors(windows.size());
+    parallelFor(windows.size(), threadsOrCores(threads), [&](std::size_t i) {
+        const DependencyGraph graph = buildDependencyGraph(trace, windows[i]);
+        auto outcome = whatIf(graph, changes, trace, options);
+        if (outcome)
+            outcomes[i] = std::move(*outcome);
+        else
+            errors[i] = outcome.error();
+    });
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        if (errors[i])
+            return UsageError { (windows[i].name.empty() ? std::string("the window") : windows[i].name) + ": "
+                + errors[i]->message };
+    }
+    return outcomes;
 }
 
 } // namespace gapscope

@@ -46,4 +46,8 @@ ParseResult<PathWeights> whatIfWeights(const Trace& trace, const DependencyGraph
 ParseResult<WhatIfOutcome> whatIf(
     const DependencyGraph& graph, const WhatIfChanges& changes, const Trace& trace, const PathOptions& options = {});
 
+/// whatIf() of each window's graph, on up to `threads` threads (0: every core); the first error, if any.
+ParseResult<std::vector<WhatIfOutcome>> whatIfWindows(const Trace& trace, const std::vector<PathWindow>& windows,
+    const WhatIfChanges& changes, const PathOptions& options = {}, unsigned threads = 0);
+
 } // namespace gapscope
