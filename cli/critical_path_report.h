@@ -6,6 +6,7 @@
 
 #include "cli/critical_path_options.h"
 #include "core/analysis/critical_path.h"
+#include "core/io/common/io_error.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope critical-path` and `gapscope whatif` on the ResNet-50 sample with the data loader on the main thread.
 #include "cli/commands.h"
+#include "core/model/event.h"
 #include "tests/cli/cli_run.h"
 #include "tests/test_paths.h"
 

@@ -111,5 +111,44 @@ TEST(CriticalPathRealTraceTest, ResNet50WithoutTheLoadersHostTimePredictsFourWor
     EXPECT_LT(median(predicted), median(measuredFour));
 }
 
+TEST(CriticalPathRealTraceTest, HtaEventSyncTraceLinksTheStreamWaitAndTheDeviceSync)
+{
+    // HTA's cuda_event_sync_multi_stream trace: a "Stream Wait Event" record on stream 24 (correlation 1389) names
+    // stream 20 and the cudaEventRecord of correlation 1385; the last op launched on stream 20 before that record
+    // is the sgemm at +348.700 ms (µs after 1712867402 s). cudaDeviceSynchronize (+368.166, 20 µs) returns 13 µs
+    // after the sgemm on stream 24 (+368.050, 123 µs) ends; that sgemm waited for its own launch (+368.035, the
+    // instant the memset before it on stream 24 ended: a tie, which goes to the launch).
+    const Trace trace = test::load({ "hta/critical_path/cuda_event_sync_multi_stream/event_sync_trace.json.gz" });
+    constexpr TimeNs kBase = 1712867402000000 * 1000;
+    const PathWindow window = explicitPathWindow(defaultPathProcess(trace), kBase + 348'200'000, kBase + 368'186'000);
+    const DependencyGraph graph = buildDependencyGraph(trace, window);
+    EXPECT_EQ(graph.edgeCounts[static_cast<std::size_t>(DependencyGraph::EdgeKind::EventWait)], 1u);
+    EXPECT_EQ(graph.eventWaitsUnresolved, 0u);
+    EXPECT_EQ(graph.hostWaits.size(), 1u);
+    for (std::uint32_t v = 0; v < graph.nodes.size(); ++v) {
+        for (std::uint32_t e = graph.nodes[v].firstEdge; e < graph.edgeEnd(v); ++e) {
+            if (graph.edges[e].kind != DependencyGraph::EdgeKind::EventWait)
+                continue;
+            EXPECT_EQ(graph.nodes[graph.edges[e].from].time, kBase + 348'823'000); // the stream-20 sgemm's end
+            EXPECT_EQ(graph.nodes[v].time, kBase + 368'034'000); // the memset that opens stream 24's work
+        }
+    }
+    const CriticalPath path = criticalPath(trace, window);
+    EXPECT_EQ(path.lengthNs, window.length());
+    EXPECT_EQ(std::accumulate(path.byCategory.begin(), path.byCategory.end(), TimeNs { 0 }), window.length());
+    ASSERT_GE(path.segments.size(), 3u);
+    const PathSegment& last = path.segments.back();
+    EXPECT_EQ(last.category, PathCategory::Sync);
+    EXPECT_EQ(pathSegmentName(trace, last.name), "cudaDeviceSynchronize");
+    EXPECT_EQ(last.end - last.start, 13'000);
+    const PathSegment& kernel = path.segments[path.segments.size() - 2];
+    EXPECT_EQ(kernel.category, PathCategory::Compute);
+    EXPECT_EQ(kernel.start, kBase + 368'050'000);
+    EXPECT_EQ(kernel.end - kernel.start, 123'000);
+    const PathSegment& launch = path.segments[path.segments.size() - 3];
+    EXPECT_EQ(launch.category, PathCategory::Launch);
+    EXPECT_EQ(launch.end - launch.start, 15'000);
+}
+
 } // namespace
 } // namespace gapscope
