@@ -4,7 +4,6 @@
 #include "core/parallel_for.h"
 
 #include <algorithm>
-#include <map>
 
 namespace gapscope {
 
@@ -178,11 +177,21 @@ CriticalPath criticalPathOf(
         path.segments.push_back(*it);
     }
     // The path starts at the source and ends at the sink, so the categories hold every instant between.
-    std::map<std::pair<std::uint32_t, int>, TimeNs> byName;
+    // By (name, category): the segments' keys sorted, then summed in runs.
+    std::vector<std::pair<std::uint64_t, TimeNs>> keyed;
+    keyed.reserve(path.segments.size());
     for (const PathSegment& s : path.segments)
-        byName[{ s.name.value, static_cast<int>(s.category) }] += s.end - s.start;
-    for (const auto& [key, ns] : byName)
-        path.top.push_back({ StringId { key.first }, static_cast<PathCategory>(key.second), ns });
+        keyed.emplace_back(
+            (std::uint64_t { s.name.value } << 8) | static_cast<std::uint8_t>(s.category), s.end - s.start);
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < keyed.size();) {
+        NameOnPath n { StringId { static_cast<std::uint32_t>(keyed[i].first >> 8) },
+            static_cast<PathCategory>(keyed[i].first & 0xff), 0 };
+        const std::uint64_t key = keyed[i].first;
+        for (; i < keyed.size() && keyed[i].first == key; ++i)
+            n.onPathNs += keyed[i].second;
+        path.top.push_back(n);
+    }
     std::sort(path.top.begin(), path.top.end(), [](const NameOnPath& a, const NameOnPath& b) {
         return a.onPathNs != b.onPathNs ? a.onPathNs > b.onPathNs : a.name.value < b.name.value;
     });

@@ -29,7 +29,8 @@ struct StreamOps {
     std::vector<TimeNs> launchPrefix; // max launch start (or own start without a launch) of ops[0..i]
     std::vector<TimeNs> ends; // ops' ends, clipped
     /// Stream-wait sync records on this stream whose recorded work the trace does not name: [start, end).
-    std::vector<std::pair<TimeNs, TimeNs>> unresolvedWaits;
+    /// Their starts, sorted by linkGpuOps().
+    std::vector<TimeNs> unresolvedWaits;
 
     /// The last op launched at or before `launchedBy` that ended at or before `endedBy`, kNone if none.
     std::uint32_t lastBefore(TimeNs launchedBy, TimeNs endedBy) const
@@ -173,8 +174,10 @@ void GraphBuilder::scanSyncRecords()
                 r.recordCorrelation = static_cast<std::uint32_t>(*v);
             if (r.recordCorrelation != 0)
                 m_recordStarts.emplace(r.recordCorrelation, std::numeric_limits<TimeNs>::min());
-            if (r.streamWait && (r.recordCorrelation == 0 || r.waitOnStream < 0))
-                m_streams[s].unresolvedWaits.emplace_back(clamp(e.start), clamp(e.end));
+            if (r.streamWait && (r.recordCorrelation == 0 || r.waitOnStream < 0)) {
+                m_streams[s].unresolvedWaits.push_back(clamp(e.start));
+                ++m_graph.eventWaitsUnresolved;
+            }
             if (e.correlation != 0)
                 m_syncs.emplace(e.correlation, r);
         }
@@ -305,6 +308,7 @@ void GraphBuilder::linkGpuOps()
         if (recorded == SIZE_MAX || record == m_recordStarts.end()
             || record->second == std::numeric_limits<TimeNs>::min()) {
             ++m_graph.eventWaitsUnresolved;
+            m_streams[sync.stream].unresolvedWaits.push_back(clamp(sync.start));
             continue;
         }
         const StreamOps& source = m_streams[recorded];
@@ -317,10 +321,17 @@ void GraphBuilder::linkGpuOps()
         waitsOf[m_graph.ops[*next].startNode].push_back(m_graph.ops[source.ops[r]].endNode);
     }
 
-    for (const StreamOps& stream : m_streams) {
+    for (StreamOps& stream : m_streams) {
+        std::sort(stream.unresolvedWaits.begin(), stream.unresolvedWaits.end());
+        TimeNs previousStart = m_w0;
         for (const std::uint32_t op : stream.ops) {
             const std::uint32_t s = m_graph.ops[op].startNode;
             const TimeNs t = m_graph.nodes[s].time;
+            // A stream wait enqueued since the op before started holds this op back (its work is unknown).
+            const auto wait
+                = std::lower_bound(stream.unresolvedWaits.begin(), stream.unresolvedWaits.end(), previousStart);
+            const bool heldByUnknownWait = wait != stream.unresolvedWaits.end() && *wait < t;
+            previousStart = t;
             // Candidates: (ready time, from node, kind). The latest ready binds with the measured delay.
             struct Candidate {
                 TimeNs ready;
@@ -361,10 +372,8 @@ void GraphBuilder::linkGpuOps()
             const TimeNs delay = t - candidates[binding].ready;
             PathCategory category
                 = candidates[binding].kind == Graph::EdgeKind::EventWait ? PathCategory::Sync : PathCategory::Launch;
-            for (const auto& [w0, w1] : stream.unresolvedWaits) {
-                if (w1 > candidates[binding].ready && w0 < t)
-                    category = PathCategory::Sync; // held by a stream wait whose recorded work is unknown
-            }
+            if (heldByUnknownWait)
+                category = PathCategory::Sync;
             for (std::size_t c = 0; c < candidates.size(); ++c) {
                 const Candidate& k = candidates[c];
                 const bool binds = c == binding;

@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <regex>
-#include <unordered_map>
 
 namespace gapscope {
 
@@ -41,31 +40,35 @@ ParseResult<PathWeights> whatIfWeights(const Trace& trace, const DependencyGraph
     if (!patterns.empty()) {
         // Each distinct name is matched once; an op's factor is its own times its enclosing ops' (parents come
         // first in `ops`, as a thread's ranges are opened before their children).
-        std::unordered_map<std::uint32_t, double> byName;
-        std::unordered_map<std::uint32_t, std::vector<bool>> hits;
+        // By string id (dense): each name is matched against the rules the first time an op has it.
+        constexpr double kUnmatched = -1.0;
+        std::vector<double> byName(trace.strings().size() + 1, kUnmatched);
+        std::vector<std::uint32_t> namesSeen;
         std::vector<double> factor(graph.ops.size(), 1.0);
         for (std::size_t o = 0; o < graph.ops.size(); ++o) {
             const Graph::Op& op = graph.ops[o];
-            auto it = byName.find(op.name.value);
-            if (it == byName.end()) {
-                double f = 1.0;
-                std::vector<bool> hit(patterns.size(), false);
+            double& f = byName[op.name.value];
+            if (f == kUnmatched) {
+                f = 1.0;
                 const std::string name(trace.strings().view(op.name));
                 for (std::size_t p = 0; p < patterns.size(); ++p) {
-                    if (std::regex_search(name, patterns[p])) {
+                    if (std::regex_search(name, patterns[p]))
                         f *= changes.scales[p].factor;
-                        hit[p] = true;
-                    }
                 }
-                it = byName.emplace(op.name.value, f).first;
-                hits.emplace(op.name.value, std::move(hit));
+                namesSeen.push_back(op.name.value);
             }
-            if (matchedOps) {
-                const std::vector<bool>& hit = hits[op.name.value];
-                for (std::size_t p = 0; p < hit.size(); ++p)
-                    (*matchedOps)[p] += hit[p] ? 1 : 0;
+            factor[o] = f * (op.parent == Graph::kNone ? 1.0 : factor[op.parent]);
+        }
+        if (matchedOps) {
+            // Per rule, the ops whose own name it matches: counted per name, then by how many ops have the name.
+            std::vector<std::size_t> opsByName(trace.strings().size() + 1, 0);
+            for (const Graph::Op& op : graph.ops)
+                ++opsByName[op.name.value];
+            for (const std::uint32_t id : namesSeen) {
+                const std::string name(trace.strings().view(StringId { id }));
+                for (std::size_t p = 0; p < patterns.size(); ++p)
+                    (*matchedOps)[p] += std::regex_search(name, patterns[p]) ? opsByName[id] : 0;
             }
-            factor[o] = it->second * (op.parent == Graph::kNone ? 1.0 : factor[op.parent]);
         }
         for (std::size_t v = 0; v < graph.nodes.size(); ++v) {
             const Graph::Node& n = graph.nodes[v];

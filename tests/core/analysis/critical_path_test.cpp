@@ -292,6 +292,27 @@ TEST(CriticalPathTest, AWorkerThreadWokenByTheMainThreadFollowsIt)
     EXPECT_EQ(whatIf(graph, faster, trace)->predictedNs, us(170));
 }
 
+TEST(CriticalPathTest, AStreamWaitWithoutItsEventIsChargedToSync)
+{
+    // As nsys and the collector record it: a "Stream Wait Event" on stream 9 with no event named. The kernel it
+    // held (launched at 9, started at 110 when the stream-7 kernel ended) waited 101 µs; the graph does not know
+    // on what, so the delay stays as measured, charged to sync, and the wait is counted as unresolved.
+    HandTrace t;
+    t.runtime(1, 0, 5, "cudaLaunchKernel", 1).kernel(7, 10, 110, "producer", 1);
+    t.runtime(1, 6, 8, "cudaStreamWaitEvent", 2).syncRecord(9, 7, 8, "Stream Wait Event", 2);
+    t.runtime(1, 9, 12, "cudaLaunchKernel", 3).kernel(9, 110, 160, "consumer", 3);
+    const Trace trace = t.build();
+    const PathWindow window = explicitPathWindow(ProcessIndex { 0 }, 0, us(160));
+    const DependencyGraph graph = buildDependencyGraph(trace, window);
+    EXPECT_EQ(graph.eventWaitsUnresolved, 1u);
+    EXPECT_EQ(graph.edgeCounts[static_cast<std::size_t>(DependencyGraph::EdgeKind::EventWait)], 0u);
+    const CriticalPath path = criticalPath(trace, window);
+    // 9 µs of host time before the launch call, 101 µs held, 50 µs of kernel.
+    EXPECT_EQ(category(path, PathCategory::Sync), us(101));
+    EXPECT_EQ(category(path, PathCategory::Compute), us(50));
+    EXPECT_EQ(categorySum(path), us(160));
+}
+
 TEST(CriticalPathTest, GraphNodesStayCompact)
 {
     const Trace trace = seedStep(false);
