@@ -44,28 +44,19 @@ void writePathText(const Trace& trace, const DependencyGraph& graph, const Criti
 
 int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    const auto options = parseCriticalPathOptions(args, false);
-    if (!options) {
-        err << "gapscope critical-path: " << options.error().message << "\n" << usageText("critical-path");
-        return 2;
-    }
-    auto loaded = loadOne(options->trace);
-    if (!loaded) {
-        err << "gapscope critical-path: " << loaded.error().toString() << "\n";
-        return 1;
-    }
-    const Trace& trace = loaded.value();
-    const auto windows = selectWindows(trace, *options, false);
-    if (!windows) {
-        err << "gapscope critical-path: " << windows.error().message << "\n";
-        return 2;
-    }
-    const PathWindow& window = windows->front();
+    int exitCode = 0;
+    const auto input = preparePathCommand("critical-path", args, false, err, exitCode);
+    if (!input)
+        return exitCode;
+    const Trace& trace = input->trace;
+    const CriticalPathOptions& options = input->options;
+    const std::vector<PathWindow>& windows = input->windows;
+    const PathWindow& window = windows.front();
     const DependencyGraph graph = buildDependencyGraph(trace, window);
     const PathWeights weights = measuredWeights(graph);
     const CriticalPath path
-        = criticalPathOf(graph, weights, scheduleNodes(graph, weights), { options->top, options->top });
-    if (!options->json) {
+        = criticalPathOf(graph, weights, scheduleNodes(graph, weights), { options.top, options.top });
+    if (!options.json) {
         writePathText(trace, graph, path, out);
         return 0;
     }

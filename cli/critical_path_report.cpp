@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/critical_path_report.h"
 
+#include "cli/command_usage.h"
 #include "cli/text_columns.h"
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
@@ -115,9 +116,29 @@ void writeBreakdown(const std::array<TimeNs, kPathCategoryCount>& byCategory, Ti
     }
 }
 
-IoResult<Trace> loadOne(const std::string& path)
+std::optional<PathCommandInput> preparePathCommand(
+    std::string_view command, const std::vector<std::string>& args, bool allSteps, std::ostream& err, int& exitCode)
 {
-    return loadTraceFiles(std::vector<std::string> { path });
+    const std::string prefix = "gapscope " + std::string(command) + ": ";
+    auto options = parseCriticalPathOptions(args, command == "whatif");
+    if (!options) {
+        err << prefix << options.error().message << "\n" << usageText(command);
+        exitCode = 2;
+        return std::nullopt;
+    }
+    auto loaded = loadTraceFiles(std::vector<std::string> { options->trace });
+    if (!loaded) {
+        err << prefix << loaded.error().toString() << "\n";
+        exitCode = 1;
+        return std::nullopt;
+    }
+    auto windows = selectWindows(loaded.value(), *options, allSteps);
+    if (!windows) {
+        err << prefix << windows.error().message << "\n";
+        exitCode = 2;
+        return std::nullopt;
+    }
+    return PathCommandInput { std::move(*options), std::move(loaded.value()), std::move(*windows) };
 }
 
 } // namespace gapscope::cli

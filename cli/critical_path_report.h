@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <array>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -35,7 +36,16 @@ nlohmann::json topJson(const Trace& trace, const CriticalPath& path);
 std::string windowLine(const Trace& trace, const PathWindow& w);
 /// One line per category: its time and share of `length`.
 void writeBreakdown(const std::array<TimeNs, kPathCategoryCount>& byCategory, TimeNs length, std::ostream& out);
-/// The trace at `path`, loaded as every command loads one.
-IoResult<Trace> loadOne(const std::string& path);
+/// What both commands start from: their options, the trace and the windows they name.
+struct PathCommandInput {
+    CriticalPathOptions options;
+    Trace trace;
+    std::vector<PathWindow> windows;
+};
+/// Parses `args` for `command` ("critical-path" or "whatif"), loads the trace and selects the windows (every step
+/// when `allSteps`). On a problem it says so on `err` (with the usage for a bad command line), sets `exitCode` (2:
+/// bad command line or window, 1: the trace cannot be read) and returns nullopt.
+std::optional<PathCommandInput> preparePathCommand(
+    std::string_view command, const std::vector<std::string>& args, bool allSteps, std::ostream& err, int& exitCode);
 
 } // namespace gapscope::cli

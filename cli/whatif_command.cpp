@@ -13,22 +13,13 @@ namespace gapscope::cli {
 
 int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    const auto options = parseCriticalPathOptions(args, true);
-    if (!options) {
-        err << "gapscope whatif: " << options.error().message << "\n" << usageText("whatif");
-        return 2;
-    }
-    auto loaded = loadOne(options->trace);
-    if (!loaded) {
-        err << "gapscope whatif: " << loaded.error().toString() << "\n";
-        return 1;
-    }
-    const Trace& trace = loaded.value();
-    const auto windows = selectWindows(trace, *options, true);
-    if (!windows) {
-        err << "gapscope whatif: " << windows.error().message << "\n";
-        return 2;
-    }
+    int exitCode = 0;
+    const auto input = preparePathCommand("whatif", args, true, err, exitCode);
+    if (!input)
+        return exitCode;
+    const Trace& trace = input->trace;
+    const CriticalPathOptions& options = input->options;
+    const std::vector<PathWindow>& windows = input->windows;
     struct Row {
         const PathWindow* window;
         TimeNs measured;
@@ -36,15 +27,15 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
     };
     std::vector<Row> rows;
     std::array<TimeNs, kPathCategoryCount> byCategory {};
-    std::vector<std::size_t> matched(options->changes.scales.size(), 0);
-    const auto outcomes = whatIfWindows(trace, *windows, options->changes, { options->top, 0 });
+    std::vector<std::size_t> matched(options.changes.scales.size(), 0);
+    const auto outcomes = whatIfWindows(trace, windows, options.changes, { options.top, 0 });
     if (!outcomes) {
         err << "gapscope whatif: " << outcomes.error().message << "\n";
         return 2;
     }
-    for (std::size_t i = 0; i < windows->size(); ++i) {
+    for (std::size_t i = 0; i < windows.size(); ++i) {
         const WhatIfOutcome& outcome = (*outcomes)[i];
-        rows.push_back({ &(*windows)[i], outcome.measuredNs, outcome.predictedNs });
+        rows.push_back({ &windows[i], outcome.measuredNs, outcome.predictedNs });
         for (int c = 0; c < kPathCategoryCount; ++c)
             byCategory[c] += outcome.predicted.byCategory[c];
         for (std::size_t r = 0; r < matched.size(); ++r)
@@ -60,7 +51,7 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     const TimeNs measuredP50 = nearestRankMedian(measured);
     const TimeNs predictedP50 = nearestRankMedian(predicted);
-    if (options->json) {
+    if (options.json) {
         nlohmann::json steps = nlohmann::json::array();
         for (const Row& r : rows) {
             steps.push_back({ { "name", r.window->name.empty() ? std::string(windowKind(*r.window)) : r.window->name },
@@ -68,9 +59,9 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
                 { "predicted_ns", r.predicted } });
         }
         nlohmann::json rules = nlohmann::json::array();
-        for (std::size_t i = 0; i < options->changes.scales.size(); ++i) {
-            rules.push_back({ { "pattern", options->changes.scales[i].pattern },
-                { "factor", options->changes.scales[i].factor }, { "matched_ops", matched[i] } });
+        for (std::size_t i = 0; i < options.changes.scales.size(); ++i) {
+            rules.push_back({ { "pattern", options.changes.scales[i].pattern },
+                { "factor", options.changes.scales[i].factor }, { "matched_ops", matched[i] } });
         }
         const nlohmann::json doc { { "steps", steps }, { "measured_p50_ns", measuredP50 },
             { "predicted_p50_ns", predictedP50 }, { "change_p50_ns", predictedP50 - measuredP50 },
@@ -79,14 +70,14 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return 0;
     }
     out << "What if";
-    for (std::size_t i = 0; i < options->changes.scales.size(); ++i) {
-        const ScaleRule& rule = options->changes.scales[i];
+    for (std::size_t i = 0; i < options.changes.scales.size(); ++i) {
+        const ScaleRule& rule = options.changes.scales[i];
         out << (i ? ", " : " ") << "'" << rule.pattern << "' took " << rule.factor << "x (" << matched[i] << " ops)";
     }
-    for (const std::size_t n : options->changes.dropSyncs)
+    for (const std::size_t n : options.changes.dropSyncs)
         out << ", host wait " << n << " were gone";
-    if (options->changes.launchDelayCapNs)
-        out << ", launch delays were at most " << formatDuration(*options->changes.launchDelayCapNs);
+    if (options.changes.launchDelayCapNs)
+        out << ", launch delays were at most " << formatDuration(*options.changes.launchDelayCapNs);
     out << ":\n\n  " << pad("window", 24) << pad("measured", 12) << pad("predicted", 12) << "change\n";
     for (const Row& r : rows) {
         out << "  " << pad(r.window->name.empty() ? std::string(windowKind(*r.window)) : r.window->name, 24)
