@@ -61,6 +61,7 @@ ParseResult<std::vector<PathWindow>> selectWindows(const Trace& trace, const Cri
     if (all)
         return steps;
     std::vector<TimeNs> lengths;
+    lengths.reserve(steps.size());
     for (const PathWindow& w : steps)
         lengths.push_back(w.length());
     const TimeNs median = nearestRankMedian(lengths);
