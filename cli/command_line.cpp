@@ -31,6 +31,8 @@ constexpr std::pair<std::string_view, Command> kCommands[] = {
     { "convert", runConvert },
     { "export", runExport },
     { "record", runRecord },
+    { "critical-path", runCriticalPath },
+    { "whatif", runWhatIf },
 };
 
 // Composed from each command's own usage (cli/command_usage.cpp), so that the two never drift.

@@ -25,4 +25,9 @@ int runSummarize(const std::vector<std::string>& args, std::ostream& out, std::o
 /// (job_pipeline.h).
 int runJob(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+/// `critical-path TRACE [--step N | --window T0:T1] [--json]`: the critical path of a step (docs/critical-path.md).
+int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// `whatif TRACE --scale 'REGEX=F'... [--step N | --window T0:T1] [--json]`: predicted against measured step time.
+int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 } // namespace gapscope::cli

@@ -85,6 +85,8 @@ std::string sampleValue(const std::string& placeholder, const std::string& missi
 {
     if (const auto bar = placeholder.find('|'); bar != std::string::npos)
         return placeholder.substr(0, bar);
+    if (placeholder.find("REGEX=") != std::string::npos)
+        return "nccl=0.5"; // a what-if scale rule
     if (placeholder.find(':') != std::string::npos)
         return "1:2"; // a time range T0:T1
     if (placeholder == "N" || placeholder == "S")
@@ -128,6 +130,10 @@ CommandRun runCommand(std::string_view name, const std::vector<std::string>& arg
         status = runConvert(args, out, err);
     else if (name == "record")
         status = runRecord(args, out, err);
+    else if (name == "critical-path")
+        status = runCriticalPath(args, out, err);
+    else if (name == "whatif")
+        status = runWhatIf(args, out, err);
     return { status, err.str() };
 }
 
@@ -146,6 +152,10 @@ std::vector<std::string> commandLine(std::string_view name, const UsageOption& o
     } else if (name == "export") {
         args.insert(args.begin(), missing + "/trace.json");
         args.insert(args.end(), { "--markdown", missing + "/notes.md" });
+    } else if (name == "whatif") {
+        if (option.name != "--scale")
+            args.insert(args.end(), { "--scale", "nccl=0.5" });
+        args.push_back(missing + "/trace.json");
     } else if (name != "record") {
         args.push_back(missing + "/trace.json");
     }
@@ -174,8 +184,9 @@ TEST(CommandUsage, EveryOptionOfEachUsageIsAcceptedByItsParser)
             ++checked;
         }
     }
-    // report 10, diff 12, summarize 7, job 10, convert 0, record 6 (-o and --output), export 8.
-    EXPECT_EQ(checked, 53u);
+    // report 10, diff 12, summarize 7, job 10, critical-path 6, whatif 8, convert 0, record 6 (-o and --output),
+    // export 8.
+    EXPECT_EQ(checked, 67u);
 }
 
 TEST(CommandUsage, AnUnknownOptionIsRejectedWithTheUsage)

@@ -72,6 +72,12 @@ public:
     {
         return gpu(EventKind::Sync, stream, startUs, endUs, "Stream Sync", 0);
     }
+    /// A GPU-side synchronization record (Kineto cuda_sync, nsys SYNCHRONIZATION) on `stream` (-1: a host wait).
+    HandTrace& syncRecord(
+        std::int64_t stream, double startUs, double endUs, std::string_view name, std::uint32_t correlation)
+    {
+        return gpu(EventKind::Sync, stream, startUs, endUs, name, correlation);
+    }
     /// A CUDA runtime call on host thread `tid`.
     HandTrace& runtime(
         std::int64_t tid, double startUs, double endUs, std::string_view name, std::uint32_t correlation = 0)
