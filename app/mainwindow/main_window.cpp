@@ -4,10 +4,10 @@
 #include "app/annotations/annotation_controller.h"
 #include "app/annotations/annotation_session.h"
 #include "app/annotations/annotations_dock.h"
+#include "app/compare/diff_dock.h"
 #include "app/export/picture_export_job.h"
-#include "app/mainwindow/diff_dock.h"
+#include "app/job/job_session.h"
 #include "app/mainwindow/gaps_dock.h"
-#include "app/mainwindow/job_session.h"
 #include "app/mainwindow/kernels_dock.h"
 #include "app/mainwindow/search_bar.h"
 #include "app/mainwindow/window_selector.h"
@@ -56,7 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_loader(new TraceLoader(this))
 {
     setWindowTitle(tr("GapScope"));
-    // The Job overview (several ranks) sits above the lanes (app/mainwindow/job_session.h).
+    // The Job overview (several ranks) sits above the lanes (app/job/job_session.h).
     m_job = new JobSession(this, m_view, m_state);
     setCentralWidget(m_job->timelineArea());
     connect(m_job, &JobSession::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });

@@ -44,7 +44,7 @@ public:
     ~MainWindow() override;
 
     /// Loads files into one timeline (one process group each), replacing what is shown once done; `filter`
-    /// keeps only part of them (a trace too large to load whole: main_window_partial_load.cpp).
+    /// keeps only part of them (a trace too large to load whole: app/mainwindow/partial_load_controller.cpp).
     quint64 openFiles(const QStringList& files, const ReadFilter& filter = {});
     /// What the trace on screen was loaded with: a partial load's filter, or none.
     const ReadFilter& loadedFilter() const { return m_loadedFilter; }

@@ -2,7 +2,7 @@
 // File › Compare With… puts NEW under BASE in two titled blocks aligned on the first counted
 // step, and the Diff dock shows what `gapscope diff` computes (verdict, step p50s), with kernel rows that outline
 // the kernel's occurrences in both blocks and device rows that select the device's gap bands in both.
-#include "app/mainwindow/diff_dock.h"
+#include "app/compare/diff_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/window_selector.h"
 #include "app/timeline/timeline_view.h"

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The viewer's side of a job: the Job overview above the lanes and the Ranks dock, on the 8 ranks of
 // facebookresearch/param's DLRM run, checked against `gapscope report --json` on the same files.
-#include "app/mainwindow/job_session.h"
+#include "app/job/job_session.h"
 #include "app/mainwindow/kernels_dock.h"
 #include "app/mainwindow/main_window.h"
-#include "app/mainwindow/ranks_dock.h"
 #include "app/models/event_details.h"
 #include "app/timeline/timeline_view.h"
 #include "cli/commands.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "gui/gui_test_support.h"
+#include "timeline/timeline_test_traces.h"
 #include "tests/make_event.h"
 
 #include <random>

@@ -4,7 +4,7 @@
 // The Ranks dock: the job's per-rank table (RankModel) under a line that says the window its figures cover,
 // sortable by any column. Clicking a row asks for that rank's lanes.
 
-#include "app/models/rank_model.h"
+#include "app/job/rank_model.h"
 
 #include <QWidget>
 

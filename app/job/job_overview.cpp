@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/job_overview.h"
+#include "app/job/job_overview.h"
 
 #include "core/model/time_format.h"
 

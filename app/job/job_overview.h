@@ -6,7 +6,7 @@
 // and drags, and turns clicks into a rank row or a collective marker. Its heatmap is computed elsewhere (off the
 // GUI thread) and handed in; until the new one comes, the previous one is drawn where its range falls.
 
-#include "app/timeline/job_overview_painter.h"
+#include "app/job/job_overview_painter.h"
 #include "app/timeline/timeline_state.h"
 
 #include <QWidget>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/time_axis.h"
+#include "app/timeline/geometry/time_axis.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/job_data.h"
+#include "app/job/job_data.h"
 
 #include <algorithm>
 #include <atomic>

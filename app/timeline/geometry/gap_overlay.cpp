@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/gap_overlay.h"
+#include "app/timeline/geometry/gap_overlay.h"
 
 #include <algorithm>
 

@@ -4,9 +4,9 @@
 // Which event lies under a point of the timeline. Pure functions over the model, the index, the layout
 // and the axis, so that tooltips, clicks and tests agree.
 
-#include "app/timeline/lane_layout.h"
-#include "app/timeline/time_axis.h"
-#include "app/timeline/timeline_index.h"
+#include "app/timeline/geometry/lane_layout.h"
+#include "app/timeline/geometry/time_axis.h"
+#include "app/timeline/geometry/timeline_index.h"
 
 #include <optional>
 

@@ -5,7 +5,7 @@
 // utilization, idle time and idle by cause (its summary's figures over its window), communication wait and times
 // last (the job analysis's). Sort with a QSortFilterProxyModel on SortRole (the exact number).
 
-#include "app/timeline/job_data.h"
+#include "app/job/job_data.h"
 
 #include <QAbstractTableModel>
 

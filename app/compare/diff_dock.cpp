@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/mainwindow/diff_dock.h"
+#include "app/compare/diff_dock.h"
 
 #include "core/analysis/compare_text.h"
 #include "core/model/time_format.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/job_overview_painter.h"
+#include "app/job/job_overview_painter.h"
 
 #include "core/analysis/analysis.h"
 #include "core/model/time_format.h"

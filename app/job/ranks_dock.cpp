@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/mainwindow/ranks_dock.h"
+#include "app/job/ranks_dock.h"
 
 #include <QHeaderView>
 #include <QLabel>

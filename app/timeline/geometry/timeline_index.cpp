@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/timeline_index.h"
+#include "app/timeline/geometry/timeline_index.h"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/lane_layout.h"
+#include "app/timeline/geometry/lane_layout.h"
 
 #include "core/model/process_order.h"
 

@@ -6,8 +6,8 @@
 // the largest skew among them: height and colour show the skew), the straggler's row marked, and the arrivals of
 // a selected collective. On a widget or an offscreen image (the benchmark).
 
-#include "app/timeline/job_data.h"
-#include "app/timeline/time_axis.h"
+#include "app/job/job_data.h"
+#include "app/timeline/geometry/time_axis.h"
 
 #include <QImage>
 #include <QRect>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/models/rank_model.h"
+#include "app/job/rank_model.h"
 
 #include "app/models/event_details.h"
 

@@ -6,10 +6,10 @@
 // overview's heatmap off the GUI thread at each zoom, and answers clicks: a rank brings its lanes into view, a
 // collective selects its kernels on every rank and draws their arrival spread on the lanes.
 
+#include "app/job/job_data.h"
+#include "app/job/job_lane_overlay.h"
+#include "app/job/job_overview.h"
 #include "app/mainwindow/latest_job.h"
-#include "app/timeline/job_data.h"
-#include "app/timeline/job_lane_overlay.h"
-#include "app/timeline/job_overview.h"
 #include "app/timeline/timeline_data.h"
 
 #include <QObject>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/hit_test.h"
-#include "gui/gui_test_support.h"
+#include "app/timeline/geometry/hit_test.h"
+#include "timeline/timeline_test_traces.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/job_lane_overlay.h"
+#include "app/job/job_lane_overlay.h"
 
 #include <QEvent>
 #include <QPainter>

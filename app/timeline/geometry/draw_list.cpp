@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/draw_list.h"
+#include "app/timeline/geometry/draw_list.h"
 
 #include <algorithm>
 #include <cmath>

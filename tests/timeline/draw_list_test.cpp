@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/draw_list.h"
+#include "app/timeline/geometry/draw_list.h"
 #include "core/model/trace_builder.h"
-#include "gui/gui_test_support.h"
+#include "timeline/timeline_test_traces.h"
 
 #include <gtest/gtest.h>
 

@@ -5,8 +5,8 @@
 // lists the rectangles to draw, folding runs of sub-pixel events into one item with a count. The
 // painter (QPainter on a widget or an offscreen image) only reads these lists.
 
-#include "app/timeline/time_axis.h"
-#include "app/timeline/timeline_index.h"
+#include "app/timeline/geometry/time_axis.h"
+#include "app/timeline/geometry/timeline_index.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The comparison part of the main window (File › Compare With…): loading NEW under BASE, the alignment, the Diff
 // dock's job, and what its rows select on the timeline. docs/comparing-in-the-viewer.md.
-#include "app/mainwindow/diff_dock.h"
+#include "app/compare/diff_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/models/event_details.h"
 #include "app/timeline/timeline_view.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/timeline/hit_test.h"
+#include "app/timeline/geometry/hit_test.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "app/mainwindow/job_session.h"
+#include "app/job/job_session.h"
 
-#include "app/mainwindow/ranks_dock.h"
+#include "app/job/ranks_dock.h"
 #include "app/models/event_details.h"
 #include "core/model/time_format.h"
 #include "core/summary/summary_json.h"
