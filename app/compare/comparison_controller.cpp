@@ -1,21 +1,70 @@
 // SPDX-License-Identifier: MIT
-// The comparison part of the main window (File › Compare With…): loading NEW under BASE, the alignment, the Diff
-// dock's job, and what its rows select on the timeline. docs/comparing-in-the-viewer.md.
+#include "app/compare/comparison_controller.h"
+
 #include "app/compare/diff_dock.h"
-#include "app/mainwindow/main_window.h"
-#include "app/models/event_details.h"
+#include "app/mainwindow/trace_loader.h"
 #include "app/timeline/timeline_view.h"
 
 #include <QAction>
+#include <QDockWidget>
+#include <QMainWindow>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QToolBar>
 
 #include <algorithm>
 
 namespace gapscope::app {
 
-quint64 MainWindow::compareWith(const QStringList& newFiles)
+ComparisonController::ComparisonController(
+    QMainWindow* window, timeline::TimelineView* view, TraceLoader* loader, std::function<AnalysisOptions()> options)
+    : QObject(window)
+    , m_window(window)
+    , m_view(view)
+    , m_loader(loader)
+    , m_options(std::move(options))
+    , m_dock(new DiffDock(window))
+    , m_dockWidget(new QDockWidget(tr("Diff"), window))
+{
+    m_dockWidget->setObjectName(QStringLiteral("diffDock"));
+    m_dockWidget->setWidget(m_dock);
+    connect(m_dock, &DiffDock::kernelActivated, this, [this](const QString& name) { highlightKernel(name); });
+    connect(m_dock, &DiffDock::deviceActivated, this, &ComparisonController::selectDevice);
+}
+
+void ComparisonController::addToToolBar(QToolBar* tools)
+{
+    m_alignStep = new QSpinBox(m_window);
+    m_alignStep->setPrefix(tr("align on step "));
+    m_alignStep->setSpecialValueText(tr("align on window start"));
+    m_alignStep->setToolTip(tr("The counted step (warm-up excluded) at which the NEW block starts together with BASE"));
+    connect(m_alignStep, &QSpinBox::valueChanged, this, [this](int value) {
+        const auto* compared = m_loaded.comparison.get();
+        const std::optional<std::size_t> step
+            = value > 0 ? std::optional<std::size_t>(static_cast<std::size_t>(value - 1)) : std::nullopt;
+        if (compared && step != compared->alignStep)
+            alignOn(step);
+    });
+    m_alignAction = tools->addWidget(m_alignStep);
+    m_alignAction->setVisible(false);
+}
+
+void ComparisonController::setTrace(const timeline::LoadedTrace& loaded)
+{
+    m_loaded = loaded;
+    updateControls();
+    startDiff();
+    if (m_loaded.comparison)
+        m_dockWidget->raise();
+}
+
+void ComparisonController::clearTrace()
+{
+    m_loaded = {};
+}
+
+quint64 ComparisonController::compareWith(const QStringList& newFiles)
 {
     ComparisonRequest request;
     if (const auto& compared = m_loaded.comparison) {
@@ -26,12 +75,11 @@ quint64 MainWindow::compareWith(const QStringList& newFiles)
         request.baseFiles = m_loaded.files;
     }
     request.newFiles = newFiles;
-    m_pendingFiles.clear();
-    setLoadingUi(true);
-    return m_loader->loadComparison(request, analysisOptions());
+    emit loadStarted(true);
+    return m_loader->loadComparison(request, m_options());
 }
 
-quint64 MainWindow::alignComparisonOn(std::optional<std::size_t> step)
+quint64 ComparisonController::alignOn(std::optional<std::size_t> step)
 {
     const auto& compared = m_loaded.comparison;
     if (!compared)
@@ -43,15 +91,24 @@ quint64 MainWindow::alignComparisonOn(std::optional<std::size_t> step)
     for (const std::string& file : compared->newFiles)
         request.newFiles << QString::fromStdString(file);
     request.alignStep = step;
-    setLoadingUi(true);
-    return m_loader->loadComparison(request, analysisOptions());
+    emit loadStarted(false);
+    return m_loader->loadComparison(request, m_options());
 }
 
-void MainWindow::updateComparisonControls()
+bool ComparisonController::realign()
+{
+    if (!m_loaded.comparison)
+        return false;
+    alignOn(m_loaded.comparison->alignStep);
+    return true;
+}
+
+void ComparisonController::updateControls()
 {
     const auto& compared = m_loaded.comparison;
-    m_alignAction->setVisible(compared != nullptr);
-    if (!compared)
+    if (m_alignAction)
+        m_alignAction->setVisible(compared != nullptr);
+    if (!compared || !m_alignStep)
         return;
     const QSignalBlocker blocker(m_alignStep);
     const auto steps = static_cast<int>(std::min(compared->baseStepStarts.size(), compared->newStepStarts.size()));
@@ -60,16 +117,16 @@ void MainWindow::updateComparisonControls()
     m_alignStep->setEnabled(steps > 0);
 }
 
-void MainWindow::startDiff()
+void ComparisonController::startDiff()
 {
     const auto compared = m_loaded.comparison;
     if (!compared) {
         m_diffJob.drop();
-        m_diffDock->setDiff(nullptr, tr("Compare this trace with another run: File \u203a Compare With..."));
+        m_dock->setDiff(nullptr, tr("Compare this trace with another run: File \u203a Compare With..."));
         return;
     }
-    m_diffDock->setDiff(nullptr, tr("Computing the diff..."));
-    const AnalysisOptions options = comparisonDiffOptions(analysisOptions());
+    m_dock->setDiff(nullptr, tr("Computing the diff..."));
+    const AnalysisOptions options = comparisonDiffOptions(m_options());
     m_diffJob.run(
         this,
         [compared, options](std::stop_token stop) {
@@ -78,12 +135,12 @@ void MainWindow::startDiff()
         [this](const std::shared_ptr<const ComparisonDiff>& diff) {
             if (diff->stopped)
                 return;
-            m_diffDock->setDiff(diff);
+            m_dock->setDiff(diff);
             emit diffShown();
         });
 }
 
-std::pair<std::size_t, std::size_t> MainWindow::highlightKernel(const QString& name)
+std::pair<std::size_t, std::size_t> ComparisonController::highlightKernel(const QString& name)
 {
     const auto& compared = m_loaded.comparison;
     if (!compared || !m_loaded.trace)
@@ -97,12 +154,12 @@ std::pair<std::size_t, std::size_t> MainWindow::highlightKernel(const QString& n
     const auto processes = static_cast<std::uint32_t>(trace.processes().size());
     const std::pair<std::size_t, std::size_t> counts { kernelOccurrences(trace, key, 0, compared->newFirstProcess),
         kernelOccurrences(trace, key, compared->newFirstProcess, processes) };
-    statusBar()->showMessage(
+    m_window->statusBar()->showMessage(
         tr("%1: %2 in Base, %3 in New (outlined)").arg(name).arg(counts.first).arg(counts.second), 15000);
     return counts;
 }
 
-void MainWindow::selectComparedDevice(std::optional<int> rank, int deviceId)
+void ComparisonController::selectDevice(std::optional<int> rank, int deviceId)
 {
     const auto& compared = m_loaded.comparison;
     if (!compared || !m_loaded.trace)
@@ -125,25 +182,6 @@ void MainWindow::selectComparedDevice(std::optional<int> rank, int deviceId)
     m_view->setSelectedDevices(std::move(selected));
     if (first)
         m_view->revealDevice(*first);
-}
-
-std::vector<DeviceFigures> MainWindow::devicesInBlockOrder() const
-{
-    std::vector<DeviceFigures> devices = m_analysis.result ? m_analysis.result->devices : std::vector<DeviceFigures> {};
-    // A comparison lists BASE's devices first (rank order would sort the two runs' processes by pid).
-    if (const auto& compared = m_loaded.comparison)
-        std::stable_sort(devices.begin(), devices.end(), [&](const DeviceFigures& a, const DeviceFigures& b) {
-            return (a.process.value < compared->newFirstProcess) > (b.process.value < compared->newFirstProcess);
-        });
-    return devices;
-}
-
-QString MainWindow::blockDeviceName(const DeviceFigures& d) const
-{
-    const QString name = models::deviceName(*m_loaded.trace, d.device);
-    if (const auto& compared = m_loaded.comparison)
-        return (d.process.value < compared->newFirstProcess ? tr("Base %1") : tr("New %1")).arg(name);
-    return name;
 }
 
 } // namespace gapscope::app

@@ -1,64 +1,63 @@
 // SPDX-License-Identifier: MIT
-// File › Export Image… of the main window: the dialog, the last choice made in it, and writing the picture
-// (app/export/).
+#include "app/export/image_export_controller.h"
+
 #include "app/annotations/annotation_controller.h"
 #include "app/annotations/annotation_session.h"
-#include "app/annotations/annotations_dock.h"
-#include "app/compare/diff_dock.h"
 #include "app/export/picture_export_job.h"
-#include "app/job/job_session.h"
-#include "app/mainwindow/gaps_dock.h"
-#include "app/mainwindow/kernels_dock.h"
-#include "app/mainwindow/main_window.h"
-#include "app/mainwindow/search_bar.h"
-#include "app/mainwindow/window_selector.h"
-#include "app/models/event_details.h"
-#include "app/record/record_dialog.h"
 #include "app/timeline/timeline_view.h"
+#include "core/analysis/compared_traces.h"
+
 #include <QApplication>
 #include <QDir>
-#include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QLabel>
-#include <QLineEdit>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QProgressBar>
-#include <QPushButton>
+#include <QMainWindow>
 #include <QSettings>
-#include <QSpinBox>
 #include <QStatusBar>
-#include <QTextBrowser>
-#include <QTimer>
-#include <QToolBar>
 
 namespace gapscope::app {
 
-void MainWindow::exportImage()
+ImageExportController::ImageExportController(
+    QMainWindow* window, timeline::TimelineView* view, const AnnotationSession* annotations)
+    : QObject(window)
+    , m_window(window)
+    , m_view(view)
+    , m_annotations(annotations)
+{ }
+
+void ImageExportController::setTrace(const timeline::LoadedTrace& loaded)
+{
+    m_loaded = loaded;
+}
+
+void ImageExportController::setAnalysis(const timeline::AnalysisSnapshot& analysis)
+{
+    m_analysis = analysis;
+}
+
+void ImageExportController::exportImage()
 {
     if (!m_loaded.trace) {
-        statusBar()->showMessage(tr("Open a trace first: there is nothing to export."), 5000);
+        m_window->statusBar()->showMessage(tr("Open a trace first: there is nothing to export."), 5000);
         return;
     }
     // Next to the trace, named after it: "run.pt.trace.json.gz.png".
     const QString suggested = m_loaded.files.empty()
         ? QDir::home().filePath(QStringLiteral("gapscope.png"))
         : QString::fromStdString(m_loaded.files.front()) + QStringLiteral(".png");
-    picture::ExportImageDialog dialog(m_view->canvas()->size(), m_state->selectedRange().has_value(), suggested, this);
-    if (const auto last = lastExportChoice()) {
+    const timeline::TimelineState* state = m_view->state();
+    picture::ExportImageDialog dialog(
+        m_view->canvas()->size(), state->selectedRange().has_value(), suggested, m_window);
+    if (const auto last = lastChoice()) {
         picture::ExportImageChoice choice = *last;
-        if (choice.range == picture::PictureRange::Selection && !m_state->selectedRange())
+        if (choice.range == picture::PictureRange::Selection && !state->selectedRange())
             choice.range = picture::PictureRange::View;
         dialog.setChoice(choice);
     }
     if (dialog.exec() == QDialog::Accepted)
-        exportImageTo(dialog.choice());
+        exportTo(dialog.choice());
 }
 
-std::optional<picture::ExportImageChoice> MainWindow::lastExportChoice() const
+std::optional<picture::ExportImageChoice> ImageExportController::lastChoice() const
 {
     const QSettings settings;
     const QSize size = settings.value(QStringLiteral("exportImage/size")).toSize();
@@ -72,7 +71,7 @@ std::optional<picture::ExportImageChoice> MainWindow::lastExportChoice() const
     return choice;
 }
 
-bool MainWindow::exportImageTo(const picture::ExportImageChoice& choice)
+bool ImageExportController::exportTo(const picture::ExportImageChoice& choice)
 {
     // The next Export Image starts from this size, range and file.
     QSettings settings;
@@ -80,12 +79,13 @@ bool MainWindow::exportImageTo(const picture::ExportImageChoice& choice)
     settings.setValue(QStringLiteral("exportImage/path"), choice.path);
     settings.setValue(QStringLiteral("exportImage/range"), static_cast<int>(choice.range));
 
+    const timeline::TimelineState* state = m_view->state();
     auto source = std::make_shared<picture::ViewPictureSource>();
     source->loaded = m_loaded;
     source->analysis = m_analysis;
     source->annotations = m_annotations->controller()->annotations();
-    source->visible = m_state->visibleRange();
-    source->selection = m_state->selectedRange();
+    source->visible = state->visibleRange();
+    source->selection = state->selectedRange();
     for (const timeline::LayoutRow& row : m_view->layout().rows()) {
         if (row.kind == timeline::RowKind::ProcessHeader && row.collapsed)
             source->collapse.processes.insert(row.process.value);
@@ -93,7 +93,7 @@ bool MainWindow::exportImageTo(const picture::ExportImageChoice& choice)
             source->collapse.devices.insert(row.device->value);
     }
     source->gapThreshold = m_view->gapThreshold();
-    source->origin = m_state->bounds().first;
+    source->origin = state->bounds().first;
     if (!m_loaded.files.empty()) {
         source->traceName = QFileInfo(QString::fromStdString(m_loaded.files.front())).fileName();
         if (m_loaded.files.size() > 1)
@@ -104,18 +104,18 @@ bool MainWindow::exportImageTo(const picture::ExportImageChoice& choice)
     }
     auto* job = picture::PictureExportJob::start(source, choice, this);
     if (!job) {
-        statusBar()->showMessage(tr("Nothing to export: select a range first, or choose the view."), 8000);
+        m_window->statusBar()->showMessage(tr("Nothing to export: select a range first, or choose the view."), 8000);
         return false;
     }
     QApplication::setOverrideCursor(Qt::BusyCursor);
-    statusBar()->showMessage(tr("Exporting the picture to %1...").arg(choice.path));
+    m_window->statusBar()->showMessage(tr("Exporting the picture to %1...").arg(choice.path));
     connect(job, &picture::PictureExportJob::finished, this, [this](const QString& path, const QString& error) {
         QApplication::restoreOverrideCursor();
         if (error.isEmpty())
-            statusBar()->showMessage(tr("Exported the picture to %1").arg(path), 15000);
+            m_window->statusBar()->showMessage(tr("Exported the picture to %1").arg(path), 15000);
         else
-            statusBar()->showMessage(tr("Could not export the picture: %1").arg(error), 15000);
-        emit imageExported(path, error);
+            m_window->statusBar()->showMessage(tr("Could not export the picture: %1").arg(error), 15000);
+        emit exported(path, error);
     });
     return true;
 }

@@ -1,91 +1,83 @@
 // SPDX-License-Identifier: MIT
-// The Details panel of the main window: a gap, an event, the selection, or the summary of the trace and its
-// import notes.
-#include "app/mainwindow/main_window.h"
+#include "app/mainwindow/details_panel.h"
 
-#include "app/annotations/annotation_controller.h"
-#include "app/annotations/annotation_session.h"
-#include "app/annotations/annotations_dock.h"
-#include "app/compare/diff_dock.h"
-#include "app/export/picture_export_job.h"
-#include "app/job/job_session.h"
-#include "app/mainwindow/gaps_dock.h"
-#include "app/mainwindow/kernels_dock.h"
-#include "app/mainwindow/search_bar.h"
-#include "app/mainwindow/window_selector.h"
+#include "app/compare/block_names.h"
+#include "app/mainwindow/trace_loader.h"
 #include "app/models/event_details.h"
-#include "app/record/record_dialog.h"
-#include "app/timeline/timeline_view.h"
+#include "app/timeline/timeline_state.h"
 
-#include <QApplication>
-#include <QDir>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QLabel>
-#include <QLineEdit>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QSettings>
-#include <QSpinBox>
-#include <QStatusBar>
+#include <QMainWindow>
 #include <QTextBrowser>
-#include <QTimer>
-#include <QToolBar>
+#include <QUrl>
 
 namespace gapscope::app {
 
-void MainWindow::showGap(std::size_t gap)
+DetailsPanel::DetailsPanel(
+    QMainWindow* window, timeline::TimelineState* state, TraceLoader* loader, std::function<AnalysisOptions()> options)
+    : QObject(window)
+    , m_state(state)
+    , m_loader(loader)
+    , m_options(std::move(options))
+    , m_browser(new QTextBrowser(window))
+    , m_dockWidget(new QDockWidget(tr("Details"), window))
 {
-    if (!m_analysis.result || gap >= m_analysis.result->gaps.size())
-        return;
-    const Gap& g = m_analysis.result->gaps[gap];
-    m_state->selectGap(gap);
-    m_view->revealDevice(g.device);
-    m_view->revealFlow();
-    // Context on both sides: the gap takes two thirds of the view.
-    m_view->zoomToRange(g.start, g.end, 0.25);
+    m_browser->setOpenLinks(false);
+    m_dockWidget->setObjectName(QStringLiteral("detailsDock"));
+    m_dockWidget->setWidget(m_browser);
+    connect(m_browser, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (!m_loaded.trace)
+            return;
+        if (const auto ref = models::eventFromLink(url.toString(), *m_loaded.trace))
+            emit eventLinkActivated(*ref);
+    });
+    connect(m_loader, &TraceLoader::analysisFinished, this,
+        [this](quint64, AnalysisPurpose purpose, const timeline::AnalysisSnapshot& analysis) {
+            if (purpose != AnalysisPurpose::Range)
+                return;
+            m_rangeAnalysis = analysis;
+            refresh();
+        });
 }
 
-void MainWindow::showTraceEvent(EventRef event, bool zoom)
+void DetailsPanel::setTrace(const timeline::LoadedTrace& loaded)
 {
-    if (!m_loaded.trace)
-        return;
-    m_state->selectEvent(event);
-    m_view->revealLane(event.lane);
-    const Event& e = m_loaded.trace->event(event);
-    const auto [start, end] = m_state->visibleRange();
-    if (zoom)
-        m_view->zoomToRange(e.start, e.end, 1.0);
-    else if (e.end < start || e.start > end)
-        m_view->zoomToRange(e.start, e.end, static_cast<double>(end - start) / std::max<TimeNs>(1, 2 * e.duration()));
+    m_loaded = loaded;
+    m_analysis = {};
+    m_rangeAnalysis = {};
 }
 
-void MainWindow::onSelectionChanged()
+void DetailsPanel::setAnalysis(const timeline::AnalysisSnapshot& analysis)
+{
+    m_analysis = analysis;
+}
+
+void DetailsPanel::showHtml(const QString& html)
+{
+    m_browser->setHtml(html);
+    m_dockWidget->raise();
+}
+
+void DetailsPanel::refresh()
 {
     if (!m_loaded.trace) {
         showSummary();
         return;
     }
     const TimeNs origin = m_state->bounds().first;
-    m_gapsDock->showGap(m_state->selectedGap());
     if (const auto event = m_state->selectedEvent()) {
-        m_details->setHtml(models::eventDetailsHtml(*m_loaded.trace, *event, origin));
+        m_browser->setHtml(models::eventDetailsHtml(*m_loaded.trace, *event, origin));
     } else if (const auto gap = m_state->selectedGap(); gap && m_analysis.result) {
-        m_details->setHtml(models::gapDetailsHtml(*m_loaded.trace, *m_analysis.result, *gap, origin));
+        m_browser->setHtml(models::gapDetailsHtml(*m_loaded.trace, *m_analysis.result, *gap, origin));
     } else if (const auto range = m_state->selectedRange()) {
         const auto& r = m_rangeAnalysis.result;
         const bool current = r && r->options.window.kind == WindowKind::Explicit
             && r->options.window.explicitStart == range->first && r->options.window.explicitEnd == range->second;
         if (current) {
-            m_details->setHtml(models::rangeDetailsHtml(*m_loaded.trace, *r, *range, origin));
+            m_browser->setHtml(models::rangeDetailsHtml(*m_loaded.trace, *r, *range, origin));
         } else {
-            m_details->setHtml(tr("<p>Measuring the range...</p>"));
-            AnalysisOptions options = analysisOptions();
+            m_browser->setHtml(tr("<p>Measuring the range...</p>"));
+            AnalysisOptions options = m_options();
             options.window = WindowSpec { WindowKind::Explicit, 0, range->first, range->second };
             m_loader->analyze(m_loaded.trace, m_loaded.laneSummaries, options, AnalysisPurpose::Range);
         }
@@ -94,19 +86,20 @@ void MainWindow::onSelectionChanged()
     }
 }
 
-void MainWindow::showSummary()
+void DetailsPanel::showSummary()
 {
     if (!m_loaded.trace) {
-        m_details->setHtml(tr("<h3>GapScope</h3><p>Open a trace with File \u203a Open, drop files on the window, or "
+        m_browser->setHtml(tr("<h3>GapScope</h3><p>Open a trace with File \u203a Open, drop files on the window, or "
                               "try File \u203a Open Demo Trace.</p><p>Several files open side by side, one process "
                               "group (rank) each.</p>"));
         return;
     }
     const Trace& trace = *m_loaded.trace;
+    const ComparedTraces* compared = m_loaded.comparison.get();
     QString html = tr("<h3 style='margin:0'>Trace</h3><p>");
     for (const std::string& file : m_loaded.files)
         html += QString::fromStdString(file).toHtmlEscaped() + QStringLiteral("<br>");
-    if (const auto& compared = m_loaded.comparison) {
+    if (compared) {
         html += tr("compared with (New, under it):<br>");
         for (const std::string& file : compared->newFiles)
             html += QString::fromStdString(file).toHtmlEscaped() + QStringLiteral("<br>");
@@ -116,21 +109,21 @@ void MainWindow::showSummary()
                 .arg(trace.devices().size())
                 .arg(trace.lanes().size())
                 .arg(trace.eventCount());
-    if (m_analysis.result) {
-        for (const DeviceFigures& d : devicesInBlockOrder())
+    if (const AnalysisResult* result = m_analysis.result.get()) {
+        for (const DeviceFigures& d : devicesInBlockOrder(result, compared))
             html += tr("<p>%1: utilization <b>%2 %</b> over the %3 window (%4); %5 gaps, idle %6.</p>")
-                        .arg(blockDeviceName(d))
+                        .arg(blockDeviceName(trace, compared, d))
                         .arg(100.0 * d.utilization, 0, 'f', 2)
                         .arg(QString::fromStdString(std::string(windowKindName(d.window.kind))))
                         .arg(models::durationText(d.spanNs))
                         .arg(d.gapCount)
                         .arg(models::durationText(d.idleNs));
-        if (m_analysis.result->hasGpuActivity)
+        if (result->hasGpuActivity)
             html += tr("<p>Click a gap band, or a row of the Gaps dock, to read why the GPU was idle. Drag with "
                        "Shift (or on the ruler) to measure a range.</p>");
         else
             html += tr("<p>No GPU activity in this trace: there are no GPU figures or gaps to show.</p>");
-        for (const std::string& w : m_analysis.result->warnings)
+        for (const std::string& w : result->warnings)
             html += QStringLiteral("<p style='color:#a00'>%1</p>").arg(QString::fromStdString(w).toHtmlEscaped());
     }
     if (!trace.warnings().empty()) {
@@ -146,7 +139,7 @@ void MainWindow::showSummary()
         }
         html += QStringLiteral("</ul>");
     }
-    m_details->setHtml(html);
+    m_browser->setHtml(html);
 }
 
 } // namespace gapscope::app
