@@ -14,6 +14,7 @@
 #include "app/mainwindow/partial_load_controller.h"
 #include "app/mainwindow/recent_files_menu.h"
 #include "app/mainwindow/search_bar.h"
+#include "app/mainwindow/trace_loader.h"
 #include "app/mainwindow/window_selector.h"
 #include "app/record/recording_offer.h"
 #include "app/timeline/timeline_view.h"
@@ -75,6 +76,11 @@ MainWindow::~MainWindow() = default;
 timeline::TimelineState* MainWindow::timelineState() const
 {
     return m_view->state();
+}
+
+bool MainWindow::isLoading() const
+{
+    return m_loader->isLoading();
 }
 
 QString MainWindow::demoTracePath()

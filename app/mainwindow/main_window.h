@@ -6,9 +6,11 @@
 // the GUI thread, hands each trace and analysis it shows to its parts, and wires them. A failed load shows a
 // non-modal message naming the file and the place, and leaves the previous trace on screen.
 
-#include "app/mainwindow/trace_loader.h"
+#include "app/timeline/timeline_data.h"
+#include "core/io/common/read_filter.h"
 
 #include <QMainWindow>
+#include <QStringList>
 
 namespace gapscope::timeline {
 class TimelineState;
@@ -24,9 +26,11 @@ class DetailsPanel;
 class ImageExportController;
 class JobSession;
 class LoadStatus;
+struct LoadOutcome;
 class PartialLoadController;
 class RecordingOffer;
 class SearchBar;
+class TraceLoader;
 class WindowSelector;
 
 class MainWindow : public QMainWindow {
@@ -53,7 +57,7 @@ public:
     const timeline::LoadedTrace& loadedTrace() const { return m_loaded; }
     std::shared_ptr<const Trace> trace() const { return m_loaded.trace; }
     std::shared_ptr<const AnalysisResult> analysis() const { return m_analysis.result; }
-    bool isLoading() const { return m_loader->isLoading(); }
+    bool isLoading() const;
 
     timeline::TimelineView* timelineView() const { return m_view; }
     timeline::TimelineState* timelineState() const;

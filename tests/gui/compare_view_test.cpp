@@ -9,6 +9,7 @@
 #include "app/timeline/timeline_view.h"
 #include "core/analysis/compare.h"
 #include "core/analysis/compare_text.h"
+#include "core/analysis/compared_traces.h"
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
 #include "gui/main_window_test_support.h"
