@@ -22,7 +22,7 @@ std::vector<DeviceFigures> devicesInBlockOrder(const AnalysisResult* result, con
 
 QString blockDeviceName(const Trace& trace, const ComparedTraces* compared, const DeviceFigures& device)
 {
-    const QString name = models::deviceName(trace, device.device);
+    QString name = models::deviceName(trace, device.device);
     if (!compared)
         return name;
     return (device.process.value < compared->newFirstProcess

@@ -34,7 +34,7 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, timeline::TimelineView* view)
     });
 }
 
-void AnalysisDocks::setAnalysis(std::shared_ptr<const Trace> trace, const timeline::AnalysisSnapshot& analysis)
+void AnalysisDocks::setAnalysis(const std::shared_ptr<const Trace>& trace, const timeline::AnalysisSnapshot& analysis)
 {
     m_trace = trace;
     m_gaps->setData(trace, analysis);

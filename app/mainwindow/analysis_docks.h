@@ -31,7 +31,7 @@ public:
     QDockWidget* kernelsDockWidget() const { return m_kernelsWidget; }
 
     /// The analysis shown and the trace it is of (null: none, the docks empty).
-    void setAnalysis(std::shared_ptr<const Trace> trace, const timeline::AnalysisSnapshot& analysis);
+    void setAnalysis(const std::shared_ptr<const Trace>& trace, const timeline::AnalysisSnapshot& analysis);
 
 signals:
     /// A row of the Gaps dock was activated: its AnalysisResult::gaps index.
