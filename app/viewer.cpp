@@ -2,6 +2,8 @@
 #include "app/viewer.h"
 
 #include "app/annotations/annotation_session.h"
+#include "app/compare/comparison_controller.h"
+#include "app/mainwindow/analysis_docks.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/main_window.h"
 
@@ -24,12 +26,12 @@ void scheduleScreenshot(
     QObject::connect(&window, &app::MainWindow::traceShown, &window,
         [&window, file, selectLongestGap, explainLongestGap, comparing] {
             // With --compare, the picture waits for the comparison (the second trace shown).
-            if (comparing && !window.comparedTraces())
+            if (comparing && !window.loadedTrace().comparison)
                 return;
-            if ((selectLongestGap || explainLongestGap) && window.gapsDock()->model()->rowCount() > 0)
-                window.showGap(window.gapsDock()->model()->gapAt(0));
-            if (explainLongestGap && window.gapsDock()->model()->rowCount() > 0)
-                window.annotations()->explainGap(window.gapsDock()->model()->gapAt(0));
+            if ((selectLongestGap || explainLongestGap) && window.analysisDocks()->gapsDock()->model()->rowCount() > 0)
+                window.showGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
+            if (explainLongestGap && window.analysisDocks()->gapsDock()->model()->rowCount() > 0)
+                window.annotations()->explainGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
             QTimer::singleShot(300, &window, [&window, file] {
                 const bool saved = window.grab().save(file);
                 std::fprintf(saved ? stdout : stderr, "%s %s\n", saved ? "saved" : "could not save", qPrintable(file));
@@ -87,7 +89,7 @@ int runViewer(int argc, char** argv)
             if (*started)
                 return;
             *started = true;
-            window.compareWith(compareWith);
+            window.comparison()->compareWith(compareWith);
         });
     }
     if (parser.isSet(screenshot))
@@ -95,11 +97,11 @@ int runViewer(int argc, char** argv)
             !compareWith.isEmpty());
     else if (parser.isSet(longestGap) || parser.isSet(explainGap))
         QObject::connect(&window, &app::MainWindow::traceShown, &window, [&window, explain = parser.isSet(explainGap)] {
-            if (window.gapsDock()->model()->rowCount() == 0)
+            if (window.analysisDocks()->gapsDock()->model()->rowCount() == 0)
                 return;
-            window.showGap(window.gapsDock()->model()->gapAt(0));
+            window.showGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
             if (explain)
-                window.annotations()->explainGap(window.gapsDock()->model()->gapAt(0));
+                window.annotations()->explainGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
         });
     window.show();
     const QStringList files = parser.positionalArguments();

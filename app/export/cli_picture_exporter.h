@@ -5,8 +5,8 @@
 // The executable installs it with cli::setPngExporter when built with Qt.
 
 #include "app/export/annotated_picture.h"
-#include "app/timeline/gap_overlay.h"
-#include "app/timeline/timeline_index.h"
+#include "app/timeline/geometry/gap_overlay.h"
+#include "app/timeline/geometry/timeline_index.h"
 #include "cli/export_options.h"
 
 #include <memory>

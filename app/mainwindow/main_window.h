@@ -1,25 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The main window: the timeline in the middle, the Gaps, Kernels and Details docks around it, and
-// the loading of traces off the GUI thread with progress and Cancel. A failed load shows a
-// non-modal dialog naming the file and the place, and leaves the previous trace on screen.
+// The main window: the timeline in the middle and the parts around it, each a controller of its own (the job's,
+// the notes', the comparison's, the details', partial loads, image export, recording). The window loads traces off
+// the GUI thread, hands each trace and analysis it shows to its parts, and wires them. A failed load shows a
+// non-modal message naming the file and the place, and leaves the previous trace on screen.
 
-#include "app/export/export_image_dialog.h"
-#include "app/mainwindow/trace_loader.h"
-#include "core/analysis/comparison_diff.h"
+#include "app/timeline/timeline_data.h"
+#include "core/io/common/read_filter.h"
 
 #include <QMainWindow>
-
-class QAbstractButton;
-class QDockWidget;
-class QLabel;
-class QMenu;
-class QMessageBox;
-class QProgressBar;
-class QPushButton;
-class QSpinBox;
-class QTextBrowser;
+#include <QStringList>
 
 namespace gapscope::timeline {
 class TimelineState;
@@ -28,13 +19,18 @@ class TimelineView;
 
 namespace gapscope::app {
 
+class AnalysisDocks;
 class AnnotationSession;
-class DiffDock;
-class GapsDock;
+class ComparisonController;
+class DetailsPanel;
+class ImageExportController;
 class JobSession;
-class KernelsDock;
-class RecordDialog;
+class LoadStatus;
+struct LoadOutcome;
+class PartialLoadController;
+class RecordingOffer;
 class SearchBar;
+class TraceLoader;
 class WindowSelector;
 
 class MainWindow : public QMainWindow {
@@ -43,72 +39,44 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Loads files into one timeline (one process group each), replacing what is shown once done; `filter`
-    /// keeps only part of them (a trace too large to load whole: main_window_partial_load.cpp).
+    /// Loads files into one timeline (one process group each), replacing what is shown once done; `filter` keeps
+    /// only part of them (a trace too large to load whole: PartialLoadController).
     quint64 openFiles(const QStringList& files, const ReadFilter& filter = {});
-    /// What the trace on screen was loaded with: a partial load's filter, or none.
-    const ReadFilter& loadedFilter() const { return m_loadedFilter; }
-    /// "Load GPU Lanes Only" in the error message of a trace too large for memory (hidden otherwise).
-    QAbstractButton* gpuOnlyButton() const { return m_gpuOnlyButton; }
-    /// File › Load Selected Range with All Lanes: enabled on a partial load with a range selected.
-    QAction* loadRangeAction() const { return m_loadRangeAction; }
     /// Loads the files shown now plus these, side by side.
     quint64 addFiles(const QStringList& files);
     void openDemo();
-    /// File › Compare With…: loads NEW off the GUI thread and shows it under the trace on screen (BASE), both
-    /// blocks aligned on the first counted step (or the window start). Comparing again replaces NEW.
-    quint64 compareWith(const QStringList& newFiles);
-    /// Aligns the blocks of the comparison on counted step `step` (0: the first), or on the window starts.
-    quint64 alignComparisonOn(std::optional<std::size_t> step);
-    /// "Align on step N" (N from 1; 0 reads "window start"); shown while comparing.
-    QSpinBox* alignSpinBox() const { return m_alignStep; }
-    /// File › Record…: shows the record dialog (created on first use); a recording it finishes opens here.
-    RecordDialog* showRecordDialog();
-    RecordDialog* recordDialog() const { return m_recordDialog; }
     /// The bundled demo trace: next to the installed binary or in the source tree; empty if missing.
     static QString demoTracePath();
-
-    timeline::TimelineView* timelineView() const { return m_view; }
-    timeline::TimelineState* timelineState() const { return m_state; }
-    GapsDock* gapsDock() const { return m_gapsDock; }
-    KernelsDock* kernelsDock() const { return m_kernelsDock; }
-    /// The job of several ranks: Job overview, Ranks dock.
-    JobSession* jobSession() const { return m_job; }
-    /// The diff of the comparison on screen (File › Compare With…).
-    DiffDock* diffDock() const { return m_diffDock; }
-    /// Highlights a kernel's occurrences in both blocks of a comparison (a Diff dock kernel row); returns how many
-    /// each block holds (BASE, NEW).
-    std::pair<std::size_t, std::size_t> highlightKernel(const QString& name);
-    /// Draws the gap bands of the device (matched as the diff matches it) in both blocks as selected.
-    void selectComparedDevice(std::optional<int> rank, int deviceId);
-    QTextBrowser* detailsPanel() const { return m_details; }
-    SearchBar* searchBar() const { return m_search; }
-    WindowSelector* windowSelector() const { return m_windowSelector; }
-    /// The notes of the trace on screen: Annotations and Note docks, undo, explain a gap, export.
-    AnnotationSession* annotations() const { return m_annotations; }
-    bool isLoading() const { return m_loader->isLoading(); }
-    QString lastError() const { return m_lastError; }
-    QMessageBox* errorDialog() const { return m_errorBox; }
-    std::shared_ptr<const Trace> trace() const { return m_loaded.trace; }
-    std::shared_ptr<const AnalysisResult> analysis() const { return m_analysis.result; }
-    /// The comparison on screen (File › Compare With…), null when one run is shown.
-    std::shared_ptr<const ComparedTraces> comparedTraces() const { return m_loaded.comparison; }
-    const timeline::LoadedTrace& loadedTrace() const { return m_loaded; }
-    /// File › Export Image...: asks what, how big and where, then exportImageTo().
-    void exportImage();
-    /// Draws the picture (app/export) on a worker thread with a busy cursor; imageExported() follows.
-    /// False (and a status-bar message) when the choice has nothing to draw.
-    bool exportImageTo(const picture::ExportImageChoice& choice);
-    /// The size, range and file the Export Image dialog starts from: the last export's (remembered across
-    /// sessions); nullopt before the first.
-    std::optional<picture::ExportImageChoice> lastExportChoice() const;
-    /// A recording finished: opens it, or with a trace on screen asks whether to replace it, open the
-    /// recording side by side or keep the current trace (recordingPrompt()).
-    void offerRecording(const QString& file);
-    QMessageBox* recordingPrompt() const { return m_recordingBox; }
     /// Selects a gap and shows it as a click in the Gaps dock would.
     void showGap(std::size_t gap);
+    /// Selects an event and brings its lane and time into view (`zoom`: fitted to it).
     void showTraceEvent(EventRef event, bool zoom);
+
+    /// What is on screen: the trace as loaded (with the blocks and the comparison, if any) and its analysis over
+    /// the chosen window.
+    const timeline::LoadedTrace& loadedTrace() const { return m_loaded; }
+    std::shared_ptr<const Trace> trace() const { return m_loaded.trace; }
+    std::shared_ptr<const AnalysisResult> analysis() const { return m_analysis.result; }
+    bool isLoading() const;
+
+    timeline::TimelineView* timelineView() const { return m_view; }
+    timeline::TimelineState* timelineState() const;
+    WindowSelector* windowSelector() const { return m_windowSelector; }
+    SearchBar* searchBar() const { return m_search; }
+    /// The Gaps and Kernels docks.
+    AnalysisDocks* analysisDocks() const { return m_analysisDocks; }
+    DetailsPanel* details() const { return m_details; }
+    /// The job of several ranks: Job overview, Ranks dock.
+    JobSession* jobSession() const { return m_job; }
+    /// The notes of the trace on screen: Annotations and Note docks, undo, explain a gap, export.
+    AnnotationSession* annotations() const { return m_annotations; }
+    /// File › Compare With…, the alignment and the Diff dock.
+    ComparisonController* comparison() const { return m_comparison; }
+    PartialLoadController* partialLoad() const { return m_partialLoad; }
+    ImageExportController* imageExport() const { return m_imageExport; }
+    RecordingOffer* recording() const { return m_recording; }
+    /// Progress, figures and the error message of a failed load.
+    LoadStatus* loadStatus() const { return m_loadStatus; }
 
 signals:
     /// A load finished and its trace is on screen.
@@ -117,10 +85,6 @@ signals:
     void loadFailed(const QString& message);
     /// The figures of a new window are shown.
     void analysisShown();
-    /// The Diff dock shows the diff of the comparison on screen.
-    void diffShown();
-    /// An image export finished: `error` is empty on success, else it names the file and the problem.
-    void imageExported(const QString& path, const QString& error);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -130,70 +94,30 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void arrangeDocks();
     void fitDocksToWindow();
-    void createActions();
-    void createDocks();
-    void createStatusBar();
-    void onLoadFinished(std::shared_ptr<const LoadOutcome> outcome);
+    void connectParts();
+    void onLoadFinished(const LoadOutcome& outcome);
     void onLoadFailed(const QString& message);
-    void onAnalysisFinished(AnalysisPurpose purpose, const timeline::AnalysisSnapshot& analysis);
-    void applyAnalysis(const timeline::AnalysisSnapshot& analysis);
+    void onJobShown();
     void onSelectionChanged();
-    void showSummary();
-    void updateFigures();
-    void setLoadingUi(bool loading);
-    void updateComparisonControls();
-    void startDiff();
-    void createPartialLoadActions(QMenu* file);
-    /// Adds "Load GPU Lanes Only" to the error message when the load was refused for lack of memory.
-    void offerPartialLoad(const QString& message);
-    void updatePartialLoadControls();
-    /// The analysis's devices, BASE's first in a comparison, and their names with the block ("Base GPU 0").
-    std::vector<DeviceFigures> devicesInBlockOrder() const;
-    QString blockDeviceName(const DeviceFigures& d) const;
-    void addRecentFile(const QString& file);
-    void rebuildRecentMenu();
-    AnalysisOptions analysisOptions() const;
+    void applyAnalysis(const timeline::AnalysisSnapshot& analysis);
 
-    timeline::TimelineState* m_state;
     timeline::TimelineView* m_view;
     TraceLoader* m_loader;
-    GapsDock* m_gapsDock = nullptr;
-    KernelsDock* m_kernelsDock = nullptr;
-    JobSession* m_job = nullptr;
-    DiffDock* m_diffDock = nullptr;
-    QDockWidget* m_diffDockWidget = nullptr;
-    LatestJob m_diffJob;
-    QTextBrowser* m_details = nullptr;
-    QDockWidget* m_detailsDock = nullptr;
-    QDockWidget* m_gapsDockWidget = nullptr;
-    SearchBar* m_search = nullptr;
     WindowSelector* m_windowSelector = nullptr;
+    JobSession* m_job = nullptr;
+    AnalysisDocks* m_analysisDocks = nullptr;
+    ComparisonController* m_comparison = nullptr;
+    DetailsPanel* m_details = nullptr;
     AnnotationSession* m_annotations = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    QAction* m_backAction = nullptr;
-    QAction* m_forwardAction = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QPushButton* m_cancel = nullptr;
-    QLabel* m_progressLabel = nullptr;
-    QLabel* m_figures = nullptr;
-    QSpinBox* m_alignStep = nullptr;
-    QAction* m_alignAction = nullptr;
-    QMessageBox* m_errorBox = nullptr;
-    QMessageBox* m_recordingBox = nullptr;
-    QAbstractButton* m_replaceButton = nullptr;
-    QAbstractButton* m_sideBySideButton = nullptr;
-    RecordDialog* m_recordDialog = nullptr;
-    QString m_lastError;
-    QStringList m_pendingFiles;
-    ReadFilter m_pendingFilter;
-    ReadFilter m_loadedFilter;
-    QAbstractButton* m_gpuOnlyButton = nullptr;
-    QAction* m_loadRangeAction = nullptr;
-
+    SearchBar* m_search = nullptr;
+    PartialLoadController* m_partialLoad = nullptr;
+    ImageExportController* m_imageExport = nullptr;
+    RecordingOffer* m_recording = nullptr;
+    LoadStatus* m_loadStatus = nullptr;
     timeline::LoadedTrace m_loaded;
     timeline::AnalysisSnapshot m_analysis;
-    timeline::AnalysisSnapshot m_rangeAnalysis;
 };
 
 } // namespace gapscope::app

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "app/mainwindow/search_bar.h"
 
+#include "app/timeline/timeline_view.h"
+
+#include <QAction>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
+#include <QMenuBar>
 #include <QToolButton>
 
 namespace gapscope::app {
@@ -115,6 +120,35 @@ void SearchBar::findPrevious(std::optional<EventRef> current, TimeNs visibleEnd)
         showPosition(*hit);
         emit found(*hit);
     }
+}
+
+void installSearchBar(QMainWindow* window, SearchBar* bar, timeline::TimelineView* view)
+{
+    window->menuBar()->setCornerWidget(bar, Qt::TopRightCorner);
+    auto* find = new QAction(SearchBar::tr("Find"), window);
+    find->setShortcut(QKeySequence::Find);
+    QObject::connect(find, &QAction::triggered, bar, [bar] {
+        bar->field()->setFocus();
+        bar->field()->selectAll();
+    });
+    window->addAction(find);
+    timeline::TimelineState* state = view->state();
+    const auto findNext = [bar, state] { bar->findNext(state->selectedEvent(), state->visibleRange().first); };
+    const auto findPrevious = [bar, state] { bar->findPrevious(state->selectedEvent(), state->visibleRange().second); };
+    auto* next = new QAction(window);
+    next->setShortcut(QKeySequence::FindNext);
+    QObject::connect(next, &QAction::triggered, bar, findNext);
+    auto* previous = new QAction(window);
+    previous->setShortcut(QKeySequence::FindPrevious);
+    QObject::connect(previous, &QAction::triggered, bar, findPrevious);
+    window->addActions({ next, previous });
+    QObject::connect(bar, &SearchBar::nextRequested, bar, findNext);
+    QObject::connect(bar, &SearchBar::previousRequested, bar, findPrevious);
+    QObject::connect(bar, &SearchBar::leaveRequested, view, [view] { view->setFocus(Qt::ShortcutFocusReason); });
+    QObject::connect(bar, &SearchBar::matchesChanged, view, [bar, view] {
+        const std::vector<bool>* names = bar->matchingNames();
+        view->setHighlightedNames(names ? *names : std::vector<bool> {});
+    });
 }
 
 } // namespace gapscope::app

@@ -11,6 +11,11 @@
 
 class QLabel;
 class QLineEdit;
+class QMainWindow;
+
+namespace gapscope::timeline {
+class TimelineView;
+} // namespace gapscope::timeline
 
 namespace gapscope::app {
 
@@ -53,5 +58,10 @@ private:
     QLineEdit* m_field;
     QLabel* m_status;
 };
+
+/// Puts the bar in the right corner of the window's menu bar (never folded into a toolbar's overflow menu on a narrow
+/// window) and wires it: Ctrl+F to the field, F3 / Shift+F3 and the bar's buttons step from the view's selection (or
+/// its visible range), the view outlines the matching names, Escape gives the focus back to the view.
+void installSearchBar(QMainWindow* window, SearchBar* bar, timeline::TimelineView* view);
 
 } // namespace gapscope::app

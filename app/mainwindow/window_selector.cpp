@@ -44,6 +44,15 @@ WindowSelector::WindowSelector(QWidget* parent)
     connect(m_warmup, &QSpinBox::valueChanged, this, [this] { emitChange(); });
 }
 
+AnalysisOptions WindowSelector::analysisOptions() const
+{
+    AnalysisOptions options;
+    options.window = spec();
+    // The Gaps dock lists device gaps; stream gaps cost about one entry per GPU op.
+    options.streamGaps = false;
+    return options;
+}
+
 WindowSpec WindowSelector::spec() const
 {
     WindowSpec spec;

@@ -22,6 +22,8 @@ public:
     explicit WindowSelector(QWidget* parent = nullptr);
     /// The window spec for the current choice; the selected range is used for the "range" choice.
     WindowSpec spec() const;
+    /// The options of the viewer's analyses: the chosen window, device gaps only.
+    AnalysisOptions analysisOptions() const;
     /// The range the "selected range" choice uses; nullopt disables that choice.
     void setSelectedRange(std::optional<std::pair<TimeNs, TimeNs>> range);
     /// Sets the choice without emitting windowChanged (e.g. from the command line).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/models/event_details.h"
 
-#include "app/timeline/lane_layout.h"
+#include "app/timeline/geometry/lane_layout.h"
 #include "core/annotations/gap_explanation.h"
 #include "core/model/time_format.h"
 

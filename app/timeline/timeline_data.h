@@ -4,9 +4,9 @@
 // The immutable results a load or an analysis hands to the GUI thread. Shared, never modified after
 // they are built, so the GUI and background jobs can read them at the same time.
 
-#include "app/timeline/gap_overlay.h"
-#include "app/timeline/lane_layout.h"
-#include "app/timeline/timeline_index.h"
+#include "app/timeline/geometry/gap_overlay.h"
+#include "app/timeline/geometry/lane_layout.h"
+#include "app/timeline/geometry/timeline_index.h"
 
 #include <memory>
 #include <string>

@@ -4,9 +4,9 @@
 // Paints a timeline scene with QPainter, on a widget or an offscreen image (the benchmark). Reads the
 // model, the layout and cached draw lists; decides nothing about navigation.
 
-#include "app/timeline/draw_list.h"
-#include "app/timeline/gap_overlay.h"
-#include "app/timeline/lane_layout.h"
+#include "app/timeline/geometry/draw_list.h"
+#include "app/timeline/geometry/gap_overlay.h"
+#include "app/timeline/geometry/lane_layout.h"
 
 #include <QColor>
 #include <QRect>

@@ -3,7 +3,7 @@
 
 #include "app/models/event_details.h"
 #include "app/timeline/annotation_layer.h"
-#include "app/timeline/hit_test.h"
+#include "app/timeline/geometry/hit_test.h"
 
 #include <QCursor>
 #include <QHelpEvent>

@@ -16,6 +16,8 @@ class TimelineView : public QAbstractScrollArea {
     Q_OBJECT
 public:
     explicit TimelineView(TimelineState* state, QWidget* parent = nullptr);
+    /// The zoom, selection and history this view shows and changes.
+    TimelineState* state() const { return m_state; }
 
     /// Shows a new trace: the whole trace is visible, groups expanded.
     void setTrace(const LoadedTrace& loaded);

@@ -5,8 +5,8 @@
 // Target: p99 <= 16 ms. With a second argument of 1, the image is made from the bins inside the frame (the
 // painter's fallback). BM_JobHeatmap: the heatmap and its image at a zoom, from the summaries' bins (what runs
 // off the GUI thread at each zoom).
-#include "app/timeline/job_data.h"
-#include "app/timeline/job_overview_painter.h"
+#include "app/job/job_data.h"
+#include "app/job/job_overview_painter.h"
 
 #include <QGuiApplication>
 #include <QImage>

@@ -4,10 +4,10 @@
 // 0.01 % of the span. Reports the p99 frame time (target: 16 ms at every level). BM_GapModelRebuild: the Gaps
 // dock's listing of 1 M gaps on the GUI thread.
 #include "app/models/gap_model.h"
-#include "app/timeline/draw_list.h"
+#include "app/timeline/geometry/draw_list.h"
 #include "app/timeline/timeline_data.h"
 #include "app/timeline/timeline_painter.h"
-#include "gui/gui_test_support.h"
+#include "timeline/timeline_test_traces.h"
 
 #include <QGuiApplication>
 #include <QImage>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/annotation_layer.h"
 #include "app/timeline/timeline_palette.h"
-#include "gui/gui_test_support.h"
+#include "timeline/timeline_test_traces.h"
 
 #include <QImage>
 #include <QPainter>

@@ -6,6 +6,7 @@
 
 #include "app/annotations/annotation_controller.h"
 #include "app/annotations/annotation_session.h"
+#include "app/mainwindow/analysis_docks.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "core/annotations/annotation_store.h"
@@ -70,11 +71,11 @@ inline QByteArray fileBytes(const QString& path)
 /// Explains the longest gap the way a user does: first row of the Gaps dock, then its Explain button.
 inline QString explainLongestGapFromTheDock(app::MainWindow& window)
 {
-    QTableView* gaps = window.gapsDock()->table();
+    QTableView* gaps = window.analysisDocks()->gapsDock()->table();
     EXPECT_GT(gaps->model()->rowCount(), 0);
     QTest::mouseClick(gaps->viewport(), Qt::LeftButton, {}, gaps->visualRect(gaps->model()->index(0, 0)).center());
-    EXPECT_TRUE(window.gapsDock()->explainAction()->isEnabled());
-    window.gapsDock()->explainAction()->trigger();
+    EXPECT_TRUE(window.analysisDocks()->gapsDock()->explainAction()->isEnabled());
+    window.analysisDocks()->gapsDock()->explainAction()->trigger();
     return window.annotations()->controller()->selectedId();
 }
 

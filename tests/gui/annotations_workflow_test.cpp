@@ -8,6 +8,7 @@
 #include "app/annotations/annotation_list_model.h"
 #include "app/annotations/annotation_session.h"
 #include "app/annotations/annotations_dock.h"
+#include "app/mainwindow/analysis_docks.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/models/event_details.h"
 #include "app/timeline/timeline_view.h"
@@ -161,9 +162,9 @@ TEST(AnnotationsWorkflowTest, AReopenedTraceListsItsNote)
     EXPECT_EQ(reopened.annotations()->controller()->undoStack()->count(), 0);
 
     // Explaining the same gap again shows the note already written rather than a second one.
-    QTableView* gaps = reopened.gapsDock()->table();
+    QTableView* gaps = reopened.analysisDocks()->gapsDock()->table();
     gaps->setCurrentIndex(gaps->model()->index(0, 0));
-    reopened.gapsDock()->explainAction()->trigger();
+    reopened.analysisDocks()->gapsDock()->explainAction()->trigger();
     EXPECT_EQ(reopened.annotations()->controller()->annotations().size(), 1u);
     EXPECT_EQ(reopened.annotations()->controller()->selectedId(), model->idAt(0));
 }
@@ -193,9 +194,9 @@ TEST(AnnotationsWorkflowTest, ClickingANoteZoomsToItsRangeAndDeleteIsUndoable)
         QStringLiteral("Range of %1 at %2")
             .arg(models::durationText(5'000'000), models::relativeTime(rangeStart, origin)));
     const QString gapId = [&] {
-        QTableView* gaps = window.gapsDock()->table();
+        QTableView* gaps = window.analysisDocks()->gapsDock()->table();
         gaps->setCurrentIndex(gaps->model()->index(0, 0));
-        window.gapsDock()->explainAction()->trigger();
+        window.analysisDocks()->gapsDock()->explainAction()->trigger();
         return session->controller()->selectedId();
     }();
     ASSERT_NE(gapId, rangeId);

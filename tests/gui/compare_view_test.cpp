@@ -2,12 +2,14 @@
 // File › Compare With… puts NEW under BASE in two titled blocks aligned on the first counted
 // step, and the Diff dock shows what `gapscope diff` computes (verdict, step p50s), with kernel rows that outline
 // the kernel's occurrences in both blocks and device rows that select the device's gap bands in both.
-#include "app/mainwindow/diff_dock.h"
+#include "app/compare/comparison_controller.h"
+#include "app/compare/diff_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/window_selector.h"
 #include "app/timeline/timeline_view.h"
 #include "core/analysis/compare.h"
 #include "core/analysis/compare_text.h"
+#include "core/analysis/compared_traces.h"
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
 #include "gui/main_window_test_support.h"
@@ -87,8 +89,8 @@ protected:
         m_window.show();
         ASSERT_TRUE(openAndWait(m_window, { dataFile(kBase) }));
         QSignalSpy shown(&m_window, &app::MainWindow::traceShown);
-        QSignalSpy diffShown(&m_window, &app::MainWindow::diffShown);
-        m_window.compareWith({ dataFile(kNew) });
+        QSignalSpy diffShown(m_window.comparison(), &app::ComparisonController::diffShown);
+        m_window.comparison()->compareWith({ dataFile(kNew) });
         ASSERT_TRUE(shown.wait(60'000));
         ASSERT_TRUE(diffShown.count() > 0 || diffShown.wait(60'000));
     }
@@ -98,7 +100,7 @@ protected:
 
 TEST_F(CompareViewTest, TwoTitledBlocksAlignedOnTheFirstCountedStep)
 {
-    const auto compared = m_window.comparedTraces();
+    const auto compared = m_window.loadedTrace().comparison;
     ASSERT_NE(compared, nullptr);
     const Trace& combined = *m_window.trace();
     ASSERT_EQ(compared->newFirstProcess, 1u);
@@ -141,7 +143,7 @@ TEST_F(CompareViewTest, TwoTitledBlocksAlignedOnTheFirstCountedStep)
 
     // Align on the third counted step instead: NEW moves so that the two third steps start together.
     QSignalSpy shown(&m_window, &app::MainWindow::traceShown);
-    m_window.alignSpinBox()->setValue(3);
+    m_window.comparison()->alignSpinBox()->setValue(3);
     ASSERT_TRUE(shown.wait(60'000));
     std::vector<TimeNs> baseStarts;
     std::vector<TimeNs> newStarts;
@@ -152,13 +154,13 @@ TEST_F(CompareViewTest, TwoTitledBlocksAlignedOnTheFirstCountedStep)
         if (!step.warmup)
             newStarts.push_back(step.start);
     ASSERT_GE(std::min(baseStarts.size(), newStarts.size()), 3u);
-    EXPECT_EQ(m_window.comparedTraces()->alignStep, std::optional<std::size_t>(2));
-    EXPECT_EQ(m_window.comparedTraces()->newOffset, baseStarts[2] - newStarts[2]);
+    EXPECT_EQ(m_window.loadedTrace().comparison->alignStep, std::optional<std::size_t>(2));
+    EXPECT_EQ(m_window.loadedTrace().comparison->newOffset, baseStarts[2] - newStarts[2]);
 }
 
 TEST_F(CompareViewTest, DiffDockShowsTheVerdictAndStepsOfGapscopeDiff)
 {
-    const app::DiffDock* dock = m_window.diffDock();
+    const app::DiffDock* dock = m_window.comparison()->dock();
     const RunDiff expected = cliDiff(load(kBase), load(kNew));
     ASSERT_EQ(expected.steps.verdict, Verdict::Faster);
     EXPECT_EQ(dock->verdictLabel()->text().toStdString(), verdictLine(expected.steps));
@@ -178,7 +180,7 @@ TEST_F(CompareViewTest, DiffDockShowsTheVerdictAndStepsOfGapscopeDiff)
 
 TEST_F(CompareViewTest, KernelRowOutlinesItsOccurrencesInBothBlocks)
 {
-    QTableWidget* kernels = m_window.diffDock()->kernelsTable();
+    QTableWidget* kernels = m_window.comparison()->dock()->kernelsTable();
     ASSERT_GT(kernels->rowCount(), 0);
     const RunDiff expected = cliDiff(load(kBase), load(kNew));
     const std::string name = expected.kernels.front().name; // the largest change in total time
@@ -195,7 +197,7 @@ TEST_F(CompareViewTest, KernelRowOutlinesItsOccurrencesInBothBlocks)
     const std::size_t inNew = kernelsNamed(load(kNew), name);
     ASSERT_GT(inBase, 0u);
     ASSERT_GT(inNew, 0u);
-    EXPECT_EQ(m_window.highlightKernel(QString::fromStdString(name)), std::make_pair(inBase, inNew));
+    EXPECT_EQ(m_window.comparison()->highlightKernel(QString::fromStdString(name)), std::make_pair(inBase, inNew));
     EXPECT_EQ(kernelsNamed(combined, name), inBase + inNew);
     EXPECT_TRUE(
         m_window.statusBar()->currentMessage().contains(QStringLiteral("%1 in Base, %2 in New").arg(inBase).arg(inNew)))
@@ -204,19 +206,19 @@ TEST_F(CompareViewTest, KernelRowOutlinesItsOccurrencesInBothBlocks)
 
 TEST_F(CompareViewTest, DeviceRowSelectsTheDevicesGapBandsInBothBlocks)
 {
-    QTableWidget* devices = m_window.diffDock()->devicesTable();
+    QTableWidget* devices = m_window.comparison()->dock()->devicesTable();
     ASSERT_GT(devices->rowCount(), 0);
     QTest::mouseClick(devices->viewport(), Qt::LeftButton, {}, devices->visualItemRect(devices->item(0, 0)).center());
     const std::vector<bool>& selected = m_window.timelineView()->selectedDevices();
     const Trace& combined = *m_window.trace();
-    const auto compared = m_window.comparedTraces();
+    const auto compared = m_window.loadedTrace().comparison;
     ASSERT_EQ(selected.size(), combined.devices().size());
     std::size_t inBase = 0;
     std::size_t inNew = 0;
     for (std::uint32_t d = 0; d < selected.size(); ++d) {
         if (!selected[d])
             continue;
-        EXPECT_EQ(combined.devices()[d].id, m_window.diffDock()->diff()->diff.devices[0].deviceId);
+        EXPECT_EQ(combined.devices()[d].id, m_window.comparison()->dock()->diff()->diff.devices[0].deviceId);
         ++(combined.devices()[d].process.value < compared->newFirstProcess ? inBase : inNew);
     }
     EXPECT_EQ(inBase, 1u);

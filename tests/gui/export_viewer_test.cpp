@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // File › Export Image... in the viewer: the picture of the current view, drawn off the GUI thread.
 #include "app/export/export_image_dialog.h"
+#include "app/export/image_export_controller.h"
 #include "app/export/picture_header.h"
+#include "app/mainwindow/analysis_docks.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/models/gap_model.h"
@@ -35,8 +37,8 @@ TEST(ExportViewerTest, CurrentViewOfTheLongestGapIsExportedWithItsBand)
     if (!window.analysis()) {
         ASSERT_TRUE(analysed.wait(60'000));
     }
-    ASSERT_GT(window.gapsDock()->model()->rowCount(), 0);
-    const std::size_t longest = window.gapsDock()->model()->gapAt(0);
+    ASSERT_GT(window.analysisDocks()->gapsDock()->model()->rowCount(), 0);
+    const std::size_t longest = window.analysisDocks()->gapsDock()->model()->gapAt(0);
     window.showGap(longest); // zooms the view onto it, with context on both sides
     const Gap gap = window.analysis()->gaps[longest];
 
@@ -46,11 +48,11 @@ TEST(ExportViewerTest, CurrentViewOfTheLongestGapIsExportedWithItsBand)
     choice.size = QSize(1000, 600);
     choice.path = QString::fromStdString(dir.file("view.png"));
     window.timelineState()->selectRange(std::nullopt);
-    EXPECT_FALSE(window.exportImageTo(choice)); // no selected range: nothing to draw
+    EXPECT_FALSE(window.imageExport()->exportTo(choice)); // no selected range: nothing to draw
 
     choice.range = picture::PictureRange::View;
-    QSignalSpy exported(&window, &app::MainWindow::imageExported);
-    ASSERT_TRUE(window.exportImageTo(choice));
+    QSignalSpy exported(window.imageExport(), &app::ImageExportController::exported);
+    ASSERT_TRUE(window.imageExport()->exportTo(choice));
     ASSERT_TRUE(exported.wait(30'000));
     EXPECT_EQ(exported.at(0).at(0).toString(), choice.path);
     EXPECT_EQ(exported.at(0).at(1).toString(), QString());

@@ -2,6 +2,8 @@
 // Every figure on screen says its window and agrees with `gapscope report`; a
 // gap's start is counted from the trace start everywhere; the ranks of a job are listed in rank order and
 // named, whatever order their files were given in.
+#include "app/mainwindow/analysis_docks.h"
+#include "app/mainwindow/details_panel.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/window_selector.h"
@@ -63,9 +65,9 @@ TEST(FiguresAgree, UtilizationLaneSaysItsWindowAndDoesNotChangeWithTheView)
     // The status bar and the Details panel give the same figure to the same digits, and name the window.
     EXPECT_TRUE(statusFigures(window).startsWith(QStringLiteral("window gpu"))) << statusFigures(window).toStdString();
     EXPECT_TRUE(statusFigures(window).contains(QStringLiteral("(60.57 %)"))) << statusFigures(window).toStdString();
-    EXPECT_TRUE(
-        window.detailsPanel()->toPlainText().contains(QStringLiteral("GPU 0: utilization 60.57 % over the gpu window")))
-        << window.detailsPanel()->toPlainText().toStdString();
+    EXPECT_TRUE(window.details()->browser()->toPlainText().contains(
+        QStringLiteral("GPU 0: utilization 60.57 % over the gpu window")))
+        << window.details()->browser()->toPlainText().toStdString();
 
     // Zoomed into the longest gap (all idle), the lane still gives the window's figure.
     window.timelineView()->zoomToRange(1'623'142'624'177'570'000, 1'623'142'624'239'909'000, 0.0);
@@ -90,7 +92,7 @@ TEST(FiguresAgree, GapStartIsCountedFromTheTraceStartInTheDockAndTheDetails)
     window.resize(1500, 900);
     window.show();
     ASSERT_TRUE(openAndWait(window, { dataFile(kResNet) }));
-    QTableView* table = window.gapsDock()->table();
+    QTableView* table = window.analysisDocks()->gapsDock()->table();
     ASSERT_GT(table->model()->rowCount(), 0);
     // The longest gap starts at ts 1623142624177.570 ms; the trace's first event at 1623142623460.016 ms
     // (both read from the JSON): 717.554 ms from the trace start, as the ruler counts. `gapscope report`
@@ -101,8 +103,8 @@ TEST(FiguresAgree, GapStartIsCountedFromTheTraceStartInTheDockAndTheDetails)
     EXPECT_EQ(start.data(Qt::ToolTipRole).toString(), QStringLiteral("+717.6 ms from trace start"));
     EXPECT_EQ(table->model()->headerData(models::GapModel::StartColumn, Qt::Horizontal).toString(),
         QStringLiteral("Start (from trace start)"));
-    window.showGap(window.gapsDock()->model()->gapAt(0));
-    const QString details = window.detailsPanel()->toPlainText();
+    window.showGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
+    const QString details = window.details()->browser()->toPlainText();
     EXPECT_TRUE(details.contains(QStringLiteral("+717.6 ms from trace start"))) << details.toStdString();
 }
 
@@ -131,7 +133,7 @@ TEST(FiguresAgree, RanksAreListedInRankOrderAndNamedEverywhere)
     ASSERT_GE(rank0, 0) << status.toStdString();
     EXPECT_GT(rank1, rank0) << status.toStdString();
     // Details: the same order, with the rank (it said "GPU 0" twice, in file order).
-    const QString details = window.detailsPanel()->toPlainText();
+    const QString details = window.details()->browser()->toPlainText();
     const auto details0 = details.indexOf(QStringLiteral("rank 0 GPU 0: utilization"));
     const auto details1 = details.indexOf(QStringLiteral("rank 1 GPU 1: utilization"));
     ASSERT_GE(details0, 0) << details.toStdString();
@@ -144,9 +146,9 @@ TEST(FiguresAgree, RanksAreListedInRankOrderAndNamedEverywhere)
     }
     EXPECT_EQ(ranks, (std::vector<int> { 0, 1 }));
     // A gap's details name the rank of its GPU.
-    window.showGap(window.gapsDock()->model()->gapAt(0));
-    const Gap gap = window.analysis()->gaps[window.gapsDock()->model()->gapAt(0)];
-    const QString gapDetails = window.detailsPanel()->toPlainText();
+    window.showGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
+    const Gap gap = window.analysis()->gaps[window.analysisDocks()->gapsDock()->model()->gapAt(0)];
+    const QString gapDetails = window.details()->browser()->toPlainText();
     const int rank = *trace.processes()[gap.process.value].rank;
     EXPECT_TRUE(
         gapDetails.contains(QStringLiteral("rank %1 GPU %2").arg(rank).arg(trace.devices()[gap.device.value].id)))

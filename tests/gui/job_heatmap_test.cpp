@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The Job overview's heatmap (app/timeline/job_data.h) on hand-built ranks whose busy time per bin is worked out
+// The Job overview's heatmap (app/job/job_data.h) on hand-built ranks whose busy time per bin is worked out
 // by hand, and its painter's geometry.
-#include "app/timeline/job_data.h"
-#include "app/timeline/job_overview_painter.h"
+#include "app/job/job_data.h"
+#include "app/job/job_overview_painter.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The viewer's side of a job: the Job overview above the lanes and the Ranks dock, on the 8 ranks of
 // facebookresearch/param's DLRM run, checked against `gapscope report --json` on the same files.
-#include "app/mainwindow/job_session.h"
+#include "app/job/job_session.h"
+#include "app/job/ranks_dock.h"
+#include "app/mainwindow/analysis_docks.h"
+#include "app/mainwindow/details_panel.h"
 #include "app/mainwindow/kernels_dock.h"
 #include "app/mainwindow/main_window.h"
-#include "app/mainwindow/ranks_dock.h"
 #include "app/models/event_details.h"
 #include "app/timeline/timeline_view.h"
 #include "cli/commands.h"
@@ -168,7 +170,7 @@ TEST_F(JobViewTest, ClickingACollectiveSelectsItsKernelOnEveryRankAtTheReportedA
     EXPECT_LE(visible.first, first);
     EXPECT_GE(visible.second, last);
     // Details lists each rank's arrival and wait: the last arriver waits 0 ns, the first the whole skew.
-    const QString details = window.detailsPanel()->toPlainText();
+    const QString details = window.details()->browser()->toPlainText();
     EXPECT_TRUE(details.contains(
         QStringLiteral("last rank %1").arg(expected.at("collectives").at(largest).at("last_rank").get<int>())))
         << details.toStdString();
@@ -257,7 +259,7 @@ TEST_F(JobViewTest, ClickingARankRowOfTheOverviewScrollsToItsLanes)
 TEST_F(JobViewTest, KernelsDockSplitsEachKernelByRank)
 {
     const nlohmann::json expected = reportJob(files);
-    app::KernelsDock& dock = *window.kernelsDock();
+    app::KernelsDock& dock = *window.analysisDocks()->kernelsDock();
     ASSERT_TRUE(dock.perRankToggle()->isEnabled());
     QSignalSpy shown(&dock, &app::KernelsDock::perRankShown);
     dock.perRankToggle()->setChecked(true);
@@ -350,7 +352,7 @@ TEST_F(JobViewTest, SummariesOpenAsTheSameJobWithoutLanes)
         shown.wait(1000);
     EXPECT_TRUE(window.jobSession()->job()->fromSummaries);
     EXPECT_FALSE(window.trace());
-    EXPECT_EQ(window.kernelsDock()->model()->rowCount(), 0);
+    EXPECT_EQ(window.analysisDocks()->kernelsDock()->model()->rowCount(), 0);
     EXPECT_EQ(window.jobSession()->ranksDock()->model()->rowCount(), 8);
 }
 

@@ -3,12 +3,15 @@
 // the docks give way on a small window, the gap threshold reads units, the Kernels dock's names get the
 // room, the export dialog remembers, and a finished recording asks before it replaces the open trace.
 #include "app/export/export_image_dialog.h"
+#include "app/export/image_export_controller.h"
+#include "app/mainwindow/analysis_docks.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/kernels_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/search_bar.h"
 #include "app/models/duration_input.h"
 #include "app/models/kernel_model.h"
+#include "app/record/recording_offer.h"
 #include "app/timeline/timeline_view.h"
 #include "gui/main_window_test_support.h"
 #include "test_paths.h"
@@ -138,7 +141,7 @@ TEST(KernelsDock, NamesTakeTheRoomTheFiguresLeave)
     window.resize(1500, 900);
     window.show();
     ASSERT_TRUE(openAndWait(window, { dataFile(kResNet) }));
-    QTableView* table = window.kernelsDock()->findChild<QTableView*>();
+    QTableView* table = window.analysisDocks()->kernelsDock()->findChild<QTableView*>();
     ASSERT_NE(table, nullptr);
     window.findChild<QDockWidget*>(QStringLiteral("kernelsDock"))->raise();
     QApplication::processEvents();
@@ -164,11 +167,11 @@ TEST(ExportDialog, RemembersSizeRangeAndFile)
     choice.range = picture::PictureRange::AnalysisWindow;
     choice.size = QSize(800, 600);
     choice.path = dir.filePath(QStringLiteral("picture.png"));
-    QSignalSpy exported(&window, &app::MainWindow::imageExported);
-    ASSERT_TRUE(window.exportImageTo(choice));
+    QSignalSpy exported(window.imageExport(), &app::ImageExportController::exported);
+    ASSERT_TRUE(window.imageExport()->exportTo(choice));
     ASSERT_TRUE(exported.wait(30'000));
     EXPECT_TRUE(exported.at(0).at(1).toString().isEmpty()) << exported.at(0).at(1).toString().toStdString();
-    const auto last = window.lastExportChoice();
+    const auto last = window.imageExport()->lastChoice();
     ASSERT_TRUE(last);
     EXPECT_EQ(last->size, QSize(800, 600));
     EXPECT_EQ(last->path, choice.path);
@@ -183,8 +186,8 @@ TEST(RecordingOpens, AskFirstWhenATraceIsOpen)
     ASSERT_TRUE(openAndWait(window, { dataFile(kSmall) }));
     const auto before = window.trace();
     // A recording finishes (any trace file stands for it here).
-    window.offerRecording(dataFile("hta/trace_filter/sampled_rank-0.json.gz"));
-    QMessageBox* prompt = window.recordingPrompt();
+    window.recording()->offer(dataFile("hta/trace_filter/sampled_rank-0.json.gz"));
+    QMessageBox* prompt = window.recording()->prompt();
     ASSERT_NE(prompt, nullptr);
     EXPECT_TRUE(prompt->isVisible());
     EXPECT_FALSE(window.isLoading());

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include "app/mainwindow/analysis_docks.h"
+#include "app/mainwindow/details_panel.h"
 #include "app/mainwindow/gaps_dock.h"
+#include "app/mainwindow/load_status.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/window_selector.h"
 #include "app/timeline/timeline_palette.h"
@@ -58,7 +61,7 @@ TEST(MainWindowTest, LongestGapSelectedFromTheGapsDockIsBandedWhereItLies)
     ASSERT_TRUE(window.analysis());
 
     // The dock lists gaps longest first; click its first row.
-    QTableView* table = window.gapsDock()->table();
+    QTableView* table = window.analysisDocks()->gapsDock()->table();
     ASSERT_GT(table->model()->rowCount(), 0);
     const QModelIndex first = table->model()->index(0, 0);
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(first).center());
@@ -122,7 +125,7 @@ TEST(MainWindowTest, LongestGapSelectedFromTheGapsDockIsBandedWhereItLies)
     EXPECT_GT(checkedOutside, 300);
 
     // The details panel explains the gap: host-bound, the data loader on the launching thread.
-    const QString details = window.detailsPanel()->toPlainText();
+    const QString details = window.details()->browser()->toPlainText();
     EXPECT_TRUE(details.contains(QStringLiteral("Idle gap of 62.34 ms"))) << details.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("host"))) << details.toStdString();
 }
@@ -155,8 +158,8 @@ TEST(MainWindowTest, WindowChoiceGivesTheFiguresOfGapscopeReport)
     const TimeRange gapRange { 1'623'142'624'177'570'000, 1'623'142'624'239'909'000 };
     window.timelineState()->selectRange(gapRange);
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window.detailsPanel()->toPlainText().contains(QStringLiteral("utilization")); }, 30'000));
-    const QString details = window.detailsPanel()->toPlainText();
+        [&] { return window.details()->browser()->toPlainText().contains(QStringLiteral("utilization")); }, 30'000));
+    const QString details = window.details()->browser()->toPlainText();
     EXPECT_TRUE(details.contains(QStringLiteral("Range of 62.34 ms"))) << details.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("0.00 %"))) << details.toStdString();
     // Table cells come out one per line in plain text.
@@ -186,13 +189,14 @@ TEST(MainWindowTest, CorruptFileShowsAnErrorAndKeepsTheViewerUsable)
     window.openFiles({ corrupt });
     ASSERT_TRUE(failed.wait(30'000));
     // The message names the file and the place.
-    EXPECT_TRUE(window.lastError().contains(corrupt)) << window.lastError().toStdString();
-    EXPECT_TRUE(window.lastError().contains(QStringLiteral("at byte"))) << window.lastError().toStdString();
-    QMessageBox* dialog = window.errorDialog();
+    EXPECT_TRUE(window.loadStatus()->lastError().contains(corrupt)) << window.loadStatus()->lastError().toStdString();
+    EXPECT_TRUE(window.loadStatus()->lastError().contains(QStringLiteral("at byte")))
+        << window.loadStatus()->lastError().toStdString();
+    QMessageBox* dialog = window.loadStatus()->errorDialog();
     ASSERT_NE(dialog, nullptr);
     EXPECT_TRUE(dialog->isVisible());
     EXPECT_FALSE(dialog->isModal());
-    EXPECT_EQ(dialog->informativeText(), window.lastError());
+    EXPECT_EQ(dialog->informativeText(), window.loadStatus()->lastError());
     // The viewer is still open, still shows the previous trace, and still loads.
     EXPECT_TRUE(window.isVisible());
     EXPECT_FALSE(window.isLoading());

@@ -3,7 +3,7 @@
 #include "app/models/event_search.h"
 #include "app/models/gap_model.h"
 #include "app/models/kernel_model.h"
-#include "gui/gui_test_support.h"
+#include "timeline/timeline_test_traces.h"
 
 #include <QSortFilterProxyModel>
 

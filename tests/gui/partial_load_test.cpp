@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A trace too large for the memory available, in the viewer: the refusal offers "Load GPU Lanes Only", and a range
 // selected on that partial trace reloads with every lane (docs/hardening.md "Traces larger than memory").
+#include "app/mainwindow/load_status.h"
 #include "app/mainwindow/main_window.h"
+#include "app/mainwindow/partial_load_controller.h"
 #include "app/timeline/timeline_state.h"
 #include "core/io/trace_file.h"
 #include "gui/main_window_test_support.h"
@@ -56,16 +58,16 @@ TEST(PartialLoad, TooLargeOffersGpuLanesOnlyThenARangeWithAllLanes)
     QSignalSpy failed(&window, &app::MainWindow::loadFailed);
     window.openFiles({ path });
     ASSERT_TRUE(failed.wait(60'000));
-    ASSERT_NE(window.errorDialog(), nullptr);
-    EXPECT_TRUE(window.errorDialog()->informativeText().contains("too large for the memory available"));
-    ASSERT_NE(window.gpuOnlyButton(), nullptr);
-    EXPECT_TRUE(window.gpuOnlyButton()->isVisible());
+    ASSERT_NE(window.loadStatus()->errorDialog(), nullptr);
+    EXPECT_TRUE(window.loadStatus()->errorDialog()->informativeText().contains("too large for the memory available"));
+    ASSERT_NE(window.partialLoad()->gpuOnlyButton(), nullptr);
+    EXPECT_TRUE(window.partialLoad()->gpuOnlyButton()->isVisible());
 
     // Load GPU Lanes Only: the trace on screen holds every GPU event and no host event, and says it is partial.
     QSignalSpy shown(&window, &app::MainWindow::traceShown);
-    window.gpuOnlyButton()->click();
+    window.partialLoad()->gpuOnlyButton()->click();
     ASSERT_TRUE(shown.wait(60'000));
-    EXPECT_TRUE(window.loadedFilter().gpuOnly);
+    EXPECT_TRUE(window.partialLoad()->loadedFilter().gpuOnly);
     const Trace& gpuOnly = *window.loadedTrace().trace;
     EXPECT_EQ(countOf(gpuOnly).gpu, all.gpu);
     EXPECT_EQ(countOf(gpuOnly).host, 0u);
@@ -73,20 +75,20 @@ TEST(PartialLoad, TooLargeOffersGpuLanesOnlyThenARangeWithAllLanes)
     EXPECT_EQ(gpuOnly.warnings().front().message.rfind("loaded only the GPU lanes: ", 0), 0u);
 
     // Nothing selected: nothing to reload. A range selected (the middle fifth of the GPU lanes' span): every lane.
-    EXPECT_FALSE(window.loadRangeAction()->isEnabled());
+    EXPECT_FALSE(window.partialLoad()->loadRangeAction()->isEnabled());
     const auto span = gpuOnly.timeSpan();
     ASSERT_TRUE(span.has_value());
     const TimeNs from = span->first + 2 * (span->second - span->first) / 5;
     const TimeNs to = span->first + 3 * (span->second - span->first) / 5;
     window.timelineState()->selectRange(timeline::TimeRange { from, to });
-    ASSERT_TRUE(window.loadRangeAction()->isEnabled());
+    ASSERT_TRUE(window.partialLoad()->loadRangeAction()->isEnabled());
     // A range holds far less than the whole: the reload is not refused (the check is for whole loads).
-    window.loadRangeAction()->trigger();
+    window.partialLoad()->loadRangeAction()->trigger();
     ASSERT_TRUE(shown.wait(60'000));
     ::unsetenv("GAPSCOPE_AVAILABLE_MEMORY");
-    EXPECT_FALSE(window.loadedFilter().gpuOnly);
-    EXPECT_EQ(window.loadedFilter().from, from);
-    EXPECT_EQ(window.loadedFilter().to, to);
+    EXPECT_FALSE(window.partialLoad()->loadedFilter().gpuOnly);
+    EXPECT_EQ(window.partialLoad()->loadedFilter().from, from);
+    EXPECT_EQ(window.partialLoad()->loadedFilter().to, to);
     const Counts expected = countOf(whole.value(), from, to);
     const Counts ranged = countOf(*window.loadedTrace().trace);
     EXPECT_EQ(ranged.gpu, expected.gpu);

@@ -6,6 +6,7 @@
 
 #include "app/mainwindow/main_window.h"
 #include "app/record/record_dialog.h"
+#include "app/record/recording_offer.h"
 #include "capture/launcher/program_lookup.h"
 #include "tests/temp_dir.h"
 
@@ -76,7 +77,7 @@ protected:
         ASSERT_NE(record, nullptr);
         EXPECT_EQ(record->shortcut(), QKeySequence(QStringLiteral("Ctrl+R")));
         record->trigger();
-        m_dialog = m_window.recordDialog();
+        m_dialog = m_window.recording()->dialog();
         ASSERT_NE(m_dialog, nullptr);
         EXPECT_TRUE(m_dialog->isVisible());
     }
@@ -267,7 +268,7 @@ TEST(RecordRecordingTeardownTest, ClosingTheViewerWhileRecordingEndsTheProgramWi
     qputenv("GAPSCOPE_INJECT_LIBRARY", GAPSCOPE_INJECT_LIBRARY);
     test::TempDir dir;
     auto window = std::make_unique<MainWindow>();
-    RecordDialog* dialog = window->showRecordDialog();
+    RecordDialog* dialog = window->recording()->showDialog();
     dialog->programField()->setText(QStringLiteral(GAPSCOPE_LONG_CLIENT));
     dialog->outputField()->setText(QString::fromStdString(dir.file("out.gapscope")));
     ASSERT_TRUE(dialog->startRecording()) << dialog->messageLabel()->text().toStdString();

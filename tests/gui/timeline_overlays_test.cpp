@@ -5,8 +5,8 @@
 #include "app/mainwindow/gaps_dock.h"
 #include "app/timeline/timeline_palette.h"
 #include "app/timeline/timeline_view.h"
-#include "gui/gui_test_support.h"
 #include "tests/make_event.h"
+#include "timeline/timeline_test_traces.h"
 
 #include <QApplication>
 #include <QLabel>

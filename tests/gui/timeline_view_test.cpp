@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/timeline_view.h"
-#include "gui/gui_test_support.h"
+#include "timeline/timeline_test_traces.h"
 
 #include <QApplication>
 #include <QMouseEvent>

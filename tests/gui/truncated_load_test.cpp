@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A truncated .json.gz opens in the viewer with the complete events before the cut, and
 // the warning (file and byte) is shown, as the reader reports it.
+#include "app/mainwindow/details_panel.h"
+#include "app/mainwindow/load_status.h"
 #include "app/mainwindow/main_window.h"
 #include "app/timeline/timeline_view.h"
 #include "test_paths.h"
@@ -25,7 +27,7 @@ TEST(TruncatedLoad, ViewerShowsTheEventsBeforeTheCutAndTheWarning)
     QSignalSpy shown(&window, &app::MainWindow::traceShown);
     QSignalSpy failed(&window, &app::MainWindow::loadFailed);
     window.openFiles({ path });
-    ASSERT_TRUE(shown.wait(30'000)) << window.lastError().toStdString();
+    ASSERT_TRUE(shown.wait(30'000)) << window.loadStatus()->lastError().toStdString();
     EXPECT_EQ(failed.count(), 0);
     // The reader's own test finds more than 100 events before the cut; the timeline has them.
     ASSERT_TRUE(window.trace());
@@ -33,7 +35,7 @@ TEST(TruncatedLoad, ViewerShowsTheEventsBeforeTheCutAndTheWarning)
     EXPECT_FALSE(window.timelineView()->layout().rows().empty());
     // The warning, with the file and the byte, in Details; the status bar points there.
     const ImportWarning& cut = window.trace()->warnings().back();
-    const QString details = window.detailsPanel()->toPlainText();
+    const QString details = window.details()->browser()->toPlainText();
     EXPECT_TRUE(details.contains(QStringLiteral("at byte %1").arg(cut.byteOffset))) << details.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("truncated"))) << details.toStdString();
     EXPECT_TRUE(details.contains(path)) << details.toStdString();
@@ -51,11 +53,11 @@ TEST(ImportNotes, ReadersNotesWithoutASkippedEventAreNotCalledSkippedEvents)
     QSignalSpy shown(&window, &app::MainWindow::traceShown);
     window.openFiles(
         { QString::fromStdString(test::dataPath("pipit/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite")) });
-    ASSERT_TRUE(shown.wait(30'000)) << window.lastError().toStdString();
+    ASSERT_TRUE(shown.wait(30'000)) << window.loadStatus()->lastError().toStdString();
     ASSERT_TRUE(window.trace());
     EXPECT_EQ(window.trace()->skippedEvents(), 0u);
     ASSERT_EQ(window.trace()->warnings().size(), 2u);
-    const QString details = window.detailsPanel()->toPlainText();
+    const QString details = window.details()->browser()->toPlainText();
     EXPECT_TRUE(details.contains(QStringLiteral("Notes from loading (no event skipped)"))) << details.toStdString();
     EXPECT_FALSE(details.contains(QStringLiteral("skipped while loading"))) << details.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("export schema 3.13.2"))) << details.toStdString();
