@@ -6,9 +6,11 @@
 #include "app/mainwindow/analysis_docks.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/main_window.h"
+#include "app/mainwindow/window_geometry.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSettings>
 #include <QTimer>
 
 #include <cstdio>
@@ -103,7 +105,16 @@ int runViewer(int argc, char** argv)
             if (explain)
                 window.annotations()->explainGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
         });
-    window.show();
+    if (parser.isSet(size) || parser.isSet(screenshot)) {
+        window.show(); // the size asked for
+    } else {
+        QSettings settings;
+        showWithRememberedGeometry(window, settings);
+        QObject::connect(&application, &QApplication::aboutToQuit, &window, [&window] {
+            QSettings settings;
+            saveWindowGeometry(window, settings);
+        });
+    }
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty())
         window.openFiles(files);

@@ -4,6 +4,7 @@
 #include "cli/command_usage.h"
 #include "cli/commands.h"
 #include "cli/export_options.h"
+#include "core/annotations/after_trace_measurements.h"
 #include "core/annotations/annotation_store.h"
 #include "core/annotations/markdown_report.h"
 #include "core/io/common/atomic_file.h"
@@ -22,28 +23,11 @@ PngExporter& pngExporter()
     return exporter;
 }
 
-/// Measures each note that names an after trace against it (each after trace loaded once); a path that is not
-/// absolute is taken from the folder of the trace the notes are on.
 NoteResults measureNotes(const Trace& trace, const AnnotationStore& store, const ExportOptions& options)
 {
-    NoteResults results;
-    const AnalysisOptions comparison = noteComparisonOptions(trace, options.analysis);
-    std::map<std::string, IoResult<Trace>> afterTraces;
-    for (const Annotation& note : store.annotations()) {
-        if (note.afterTrace.empty())
-            continue;
-        std::filesystem::path path(note.afterTrace);
-        if (path.is_relative())
-            path = std::filesystem::path(options.trace).parent_path() / path;
-        auto it = afterTraces.find(path.string());
-        if (it == afterTraces.end())
-            it = afterTraces.emplace(path.string(), loadTraceFile(path.string())).first;
-        if (!it->second)
-            results.errors[note.id] = it->second.error().toString();
-        else
-            results.measurements[note.id] = measureNoteAgainst(trace, it->second.value(), note, comparison);
-    }
-    return results;
+    NoteMeasurements measured
+        = measureNotesAgainstAfterTraces(trace, options.trace, store.annotations(), options.analysis);
+    return { std::move(measured.measurements), std::move(measured.errors) };
 }
 
 int exportMarkdown(const Trace& trace, const AnnotationStore& store, const ExportOptions& options, std::ostream& out,

@@ -5,6 +5,7 @@
 #include "cli/report_json.h"
 #include "cli/report_summaries.h"
 #include "cli/report_text.h"
+#include "core/io/common/cut_short.h"
 #include "core/io/trace_file.h"
 #include "core/summary/rank_summary.h"
 #include "core/summary/summary_json.h"
@@ -51,6 +52,9 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         const nlohmann::json jobJson = job ? jobToJson(ranks, *job) : nlohmann::json();
         writeReportJson(out, trace, result, *options, job ? &jobJson : nullptr);
     } else {
+        // A file cut short is said before anything else: every figure below covers only what was read.
+        for (const CutShortFile& cut : cutShortFiles(trace))
+            out << cutShortLine(cut) << "\n";
         writeTextReport(trace, result, *options, out);
         if (job) {
             out << "\n";

@@ -57,7 +57,7 @@ if [ -x /usr/lib/llvm-14/bin/llvm-symbolizer ]; then
   export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer # file:line in the reports
 fi
 
-"$ROOT/scripts/setup.sh" --install-only
+"$ROOT/scripts/setup.sh" --set hardening --install-only
 if [ -x /usr/local/cuda/bin/nvcc ] || [ -d /usr/local/cuda/lib64 ]; then
   export CUDAToolkit_ROOT="${CUDAToolkit_ROOT:-/usr/local/cuda}"
 fi

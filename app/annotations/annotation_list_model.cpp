@@ -3,6 +3,7 @@
 
 #include "app/annotations/annotation_controller.h"
 #include "app/models/event_details.h"
+#include "core/annotations/plain_note_text.h"
 
 #include <QColor>
 
@@ -97,7 +98,7 @@ QVariant AnnotationListModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case TitleColumn:
-            return a.title.empty() ? tr("(untitled)") : QString::fromStdString(a.title);
+            return a.title.empty() ? tr("(untitled)") : QString::fromStdString(plainNoteText(a.title));
         case StatusColumn:
             return statusText(a.status);
         case DurationColumn:
@@ -115,9 +116,10 @@ QVariant AnnotationListModel::data(const QModelIndex& index, int role) const
             return QColor(QString::fromStdString(a.colour));
     }
     if (role == Qt::ToolTipRole) {
-        QString tip = QString::fromStdString(a.title);
+        QString tip = QString::fromStdString(plainNoteText(a.title));
         if (!a.record.hypothesis.empty())
-            tip += QStringLiteral("\n") + tr("Hypothesis: %1").arg(QString::fromStdString(a.record.hypothesis));
+            tip += QStringLiteral("\n")
+                + tr("Hypothesis: %1").arg(QString::fromStdString(plainNoteText(a.record.hypothesis)));
         return tip;
     }
     if (role == Qt::TextAlignmentRole && (index.column() == DurationColumn || index.column() == StartColumn))

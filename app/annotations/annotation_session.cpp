@@ -12,6 +12,7 @@
 #include "app/timeline/timeline_view.h"
 #include "core/annotations/gap_explanation.h"
 #include "core/annotations/markdown_report.h"
+#include "core/annotations/plain_note_text.h"
 #include "core/io/common/atomic_file.h"
 
 #include <QAction>
@@ -304,8 +305,10 @@ void AnnotationSession::saveNotesAs()
 
 void AnnotationSession::exportHypotheses()
 {
+    // Next to the trace, named after it (not in the working folder, not "….pt.trace.json-hypotheses.md").
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Export hypotheses"),
-        QFileInfo(m_controller->tracePath()).completeBaseName() + QStringLiteral("-hypotheses.md"),
+        QString::fromStdString(
+            defaultHypothesesReportPath(QFileInfo(m_controller->tracePath()).absoluteFilePath().toStdString())),
         tr("Markdown (*.md);;All files (*)"));
     if (path.isEmpty())
         return;
@@ -330,8 +333,8 @@ void AnnotationSession::updateMarks()
         mark.id = QString::fromStdString(a.id);
         mark.start = a.start;
         mark.end = a.end;
-        mark.title = QString::fromStdString(a.title);
-        mark.hypothesis = QString::fromStdString(a.record.hypothesis);
+        mark.title = QString::fromStdString(plainNoteText(a.title));
+        mark.hypothesis = QString::fromStdString(plainNoteText(a.record.hypothesis));
         const std::string_view colour = annotationStatusColour(a.status);
         mark.colour = QColor(QString::fromUtf8(colour.data(), static_cast<qsizetype>(colour.size())));
         mark.selected = mark.id == selected;

@@ -58,7 +58,9 @@ NoteMeasurePanel::NoteMeasurePanel(AnnotationController* controller, QWidget* pa
     layout->addLayout(buttons);
     layout->addWidget(m_result);
     connect(m_measure, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, tr("Measure the note against (after trace)"), {},
+        // From the folder of the note's trace, where the runs of an experiment usually lie.
+        const QString file = QFileDialog::getOpenFileName(this, tr("Measure the note against (after trace)"),
+            QFileInfo(noteTracePath(m_id)).absolutePath(),
             tr("Traces (*.json *.json.gz *.gz *.gapscope *.sqlite *.nsys-rep *.qdrep);;All files (*)"));
         if (!file.isEmpty())
             measureAgainst(file);
@@ -163,8 +165,10 @@ void NoteMeasurePanel::updateView()
     }
     if (measured) {
         const QString proposed = fromView(annotationStatusName(m_measurement->proposedStatus));
-        QString text = tr("<b>Proposed status: %1</b> (%2)")
-                           .arg(proposed, QString::fromStdString(m_measurement->statusReason).toHtmlEscaped());
+        // The file measured against first: the panel's row is "After trace".
+        QString text = tr("Measured against %1.<br><b>Proposed status: %2</b> (%3)")
+                           .arg(QString::fromStdString(note->afterTrace).toHtmlEscaped(), proposed,
+                               QString::fromStdString(m_measurement->statusReason).toHtmlEscaped());
         text += note->status == m_measurement->proposedStatus
             ? tr("; the note's status is %1.").arg(proposed)
             : tr("; the note's status stays %1 until you accept it.").arg(fromView(annotationStatusName(note->status)));

@@ -126,7 +126,7 @@ void ComparisonController::startDiff()
         return;
     }
     m_dock->setDiff(nullptr, tr("Computing the diff..."));
-    const AnalysisOptions options = comparisonDiffOptions(m_options());
+    const AnalysisOptions options = comparisonDiffOptions(m_options(), *compared->base);
     m_diffJob.run(
         this,
         [compared, options](std::stop_token stop) {

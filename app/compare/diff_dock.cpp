@@ -52,6 +52,31 @@ QString countChange(std::int64_t a, std::int64_t b)
     return out;
 }
 
+/// A clause of `gapscope diff` as a sentence of its own, so that the next one does not run into it.
+QString sentence(QString clause)
+{
+    clause = clause.trimmed();
+    if (!clause.isEmpty() && !clause.endsWith(QLatin1Char('.')) && !clause.endsWith(QLatin1Char('!'))
+        && !clause.endsWith(QLatin1Char('?')))
+        clause += QLatin1Char('.');
+    return clause;
+}
+
+/// "steps (warm-up 1 excluded) +0.512 s to +1.734 s from the trace start (1.222 s)": a side's window on the
+/// viewer's ruler, `origin` being the ruler's zero on that side's clock.
+QString windowOnRuler(const Window& w, const AnalysisOptions& options, TimeNs origin)
+{
+    QString out = text(std::string(windowKindName(w.kind)));
+    if (w.kind == WindowKind::Steps)
+        out += QObject::tr(" (warm-up %1 excluded)").arg(options.window.warmupSteps);
+    if (w.ranges.empty())
+        return out + QObject::tr(", empty");
+    return out
+        + QObject::tr(" %1 to %2 from the trace start (%3)")
+              .arg(text(formatRelativeTime(w.start(), origin)), text(formatRelativeTime(w.end(), origin)),
+                  duration(w.length()));
+}
+
 QTableWidget* makeTable(const QStringList& headers, QWidget* parent)
 {
     auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
@@ -88,7 +113,7 @@ DiffDock::DiffDock(QWidget* parent)
     , m_kernels(
           makeTable({ tr("Change in total"), tr("Total"), tr("Count"), tr("Mean"), tr("p50"), tr("Kernel") }, this))
     , m_gaps(makeTable(
-          { tr("Side"), tr("Duration"), tr("Start (from window start)"), tr("Device"), tr("Cause"), tr("Evidence") },
+          { tr("Side"), tr("Duration"), tr("Start (from trace start)"), tr("Device"), tr("Cause"), tr("Evidence") },
           this))
     , m_warnings(new QTextBrowser(this))
 {
@@ -141,13 +166,14 @@ void DiffDock::setDiff(std::shared_ptr<const ComparisonDiff> diff, const QString
     const ComparisonDiff& d = *m_diff;
     // The line `gapscope diff` prints first, word for word.
     m_verdict->setText(text(verdictLine(d.diff.steps)));
-    QString window = tr("Window: BASE %1; NEW %2.")
-                         .arg(text(comparisonWindowText(d.baseWindow, d.options)),
-                             text(comparisonWindowText(d.newWindow, d.options)));
+    // The rules Measure against… uses, and each window on the ruler's times (from the trace start).
+    QString window = tr("Window: BASE %1; NEW %2 (the rules of a note's Measure against\u2026).")
+                         .arg(windowOnRuler(d.baseWindow, d.options, d.baseRulerOrigin),
+                             windowOnRuler(d.newWindow, d.options, d.newRulerOrigin));
     if (d.diff.steps.test)
-        window += tr(" Why: %1").arg(text(d.diff.steps.reason));
+        window += tr(" Why: %1").arg(sentence(text(d.diff.steps.reason)));
     if (!d.diff.steps.caveat.empty())
-        window += tr(" Caveat: %1").arg(text(d.diff.steps.caveat));
+        window += tr(" Caveat: %1").arg(sentence(text(d.diff.steps.caveat)));
     m_window->setText(window);
     fillSteps(d);
     fillDevices(d);
@@ -251,18 +277,22 @@ void DiffDock::fillKernels(const ComparisonDiff& d)
 
 void DiffDock::fillGaps(const ComparisonDiff& d)
 {
-    const auto side = [&](const QString& name, const std::vector<GapSummary>& gaps) {
-        for (const GapSummary& g : gaps) {
-            QString device = QString::number(g.deviceId);
-            if (g.rank)
-                device += tr(" rank %1").arg(*g.rank);
-            addRow(m_gaps,
-                { name, duration(g.durationNs), QStringLiteral("+") + duration(g.startFromWindowNs), device,
-                    text(std::string(gapCauseName(g.cause))), text(g.evidence) });
-        }
-    };
-    side(tr("BASE"), d.diff.baseGaps);
-    side(tr("NEW"), d.diff.newGaps);
+    // Counted from the trace start, as the ruler and the Gaps dock count: the window's start plus the gap's offset
+    // in it (a side's processes share one kind of window; the first's is the one the diff names).
+    const auto side
+        = [&](const QString& name, const std::vector<GapSummary>& gaps, const Window& window, TimeNs origin) {
+              for (const GapSummary& g : gaps) {
+                  QString device = QString::number(g.deviceId);
+                  if (g.rank)
+                      device += tr(" rank %1").arg(*g.rank);
+                  const TimeNs start = (window.ranges.empty() ? origin : window.start()) + g.startFromWindowNs;
+                  addRow(m_gaps,
+                      { name, duration(g.durationNs), text(formatRelativeTime(start, origin)), device,
+                          text(std::string(gapCauseName(g.cause))), text(g.evidence) });
+              }
+          };
+    side(tr("BASE"), d.diff.baseGaps, d.baseWindow, d.baseRulerOrigin);
+    side(tr("NEW"), d.diff.newGaps, d.newWindow, d.newRulerOrigin);
     m_gaps->resizeColumnsToContents();
 }
 

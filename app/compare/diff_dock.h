@@ -7,12 +7,12 @@
 
 #include "core/analysis/comparison_diff.h"
 
+#include <QLabel>
 #include <QWidget>
 
 #include <memory>
 #include <optional>
 
-class QLabel;
 class QTabWidget;
 class QTableWidget;
 class QTextBrowser;
@@ -28,6 +28,8 @@ public:
     void setDiff(std::shared_ptr<const ComparisonDiff> diff, const QString& message = {});
     std::shared_ptr<const ComparisonDiff> diff() const { return m_diff; }
 
+    /// The verdict line and the window line below it, as shown (what an exported picture of the comparison says).
+    QStringList summaryLines() const { return { m_verdict->text(), m_window->text() }; }
     QLabel* verdictLabel() const { return m_verdict; }
     QLabel* windowLabel() const { return m_window; }
     QTabWidget* tabs() const { return m_tabs; }

@@ -3,8 +3,10 @@
 
 #include "app/export/picture_header.h"
 #include "app/timeline/annotation_layer.h"
+#include "core/annotations/plain_note_text.h"
 
 #include <QFile>
+#include <QFontMetrics>
 #include <QImageWriter>
 #include <QPageSize>
 #include <QPainter>
@@ -70,8 +72,8 @@ std::vector<timeline::AnnotationMark> marksOf(const std::vector<Annotation>& ann
     std::vector<timeline::AnnotationMark> marks;
     for (const Annotation& a : annotations) {
         const std::string_view colour = annotationStatusColour(a.status);
-        marks.push_back({ QString::fromStdString(a.id), a.start, a.end, QString::fromStdString(a.title),
-            QString::fromStdString(a.record.hypothesis),
+        marks.push_back({ QString::fromStdString(a.id), a.start, a.end, QString::fromStdString(plainNoteText(a.title)),
+            QString::fromStdString(plainNoteText(a.record.hypothesis)),
             QColor(QString::fromUtf8(colour.data(), static_cast<qsizetype>(colour.size()))), false });
     }
     return marks;
@@ -231,6 +233,22 @@ PicturePlan planPicture(const PictureRequest& request)
     }
     plan.layout = layout;
     scene.layout = plan.layout.get();
+    // A utilization lane's label carries its figure and window ("utilization 60.57 % (gpu window)"), which the
+    // header's figures are read against: the column is as wide as those labels need, up to a quarter of the width.
+    const QFontMetrics labelMetrics(pictureFont());
+    int labelWidth = scene.labelWidth;
+    for (const timeline::LayoutRow& row : layout->rows()) {
+        if (row.kind != timeline::RowKind::UtilizationLane)
+            continue;
+        const int needed
+            = 6 + row.indent * 12 + labelMetrics.horizontalAdvance(timeline::TimelinePainter::rowLabel(scene, row)) + 8;
+        labelWidth = std::max(labelWidth, std::min(needed, width / 4));
+    }
+    if (labelWidth != scene.labelWidth) {
+        scene.labelWidth = labelWidth;
+        scene.axis = timeline::TimeAxis { request.start, std::max(request.end, request.start + 1),
+            static_cast<double>(std::max(1, scene.width - scene.labelWidth)) };
+    }
     return plan;
 }
 

@@ -52,6 +52,13 @@ struct PictureRequest {
     QString traceName;
     /// What the range is ("gpu window", "view", "selected range"), said in the header.
     QString rangeName;
+    /// The range is the extent of the analysis windows: each device's figures are over its own window (a
+    /// comparison's or a job's processes each have theirs), not over the extent, where the time outside a
+    /// process's window would count as its idle time.
+    bool ownWindows = false;
+    /// Lines a comparison's header ends with: the verdict line and the window it was computed over, as the
+    /// Diff dock shows them.
+    QStringList comparisonLines;
     int width = 1920;
     int height = 1080;
     /// The titled blocks of a comparison (LoadedTrace::blocks), laid out as the viewer does; empty otherwise.

@@ -64,6 +64,7 @@ IoResult<std::unique_ptr<CliPicture>> prepareCliPicture(const Trace& trace, cons
     request.traceName = QString::fromStdString(std::filesystem::path(options.trace).filename().string());
     request.rangeName
         = range ? windowRangeName(picture->analysis) : QStringLiteral("whole trace (the window is empty)");
+    request.ownWindows = range.has_value();
     request.width = options.width;
     request.height = options.height;
     return picture;

@@ -3,6 +3,7 @@
 
 #include "app/annotations/annotation_controller.h"
 #include "app/annotations/annotation_session.h"
+#include "app/compare/diff_dock.h"
 #include "app/export/picture_export_job.h"
 #include "app/timeline/timeline_view.h"
 #include "core/analysis/compared_traces.h"
@@ -17,11 +18,12 @@
 namespace gapscope::app {
 
 ImageExportController::ImageExportController(
-    QMainWindow* window, timeline::TimelineView* view, const AnnotationSession* annotations)
+    QMainWindow* window, timeline::TimelineView* view, const AnnotationSession* annotations, const DiffDock* diffDock)
     : QObject(window)
     , m_window(window)
     , m_view(view)
     , m_annotations(annotations)
+    , m_diffDock(diffDock)
 { }
 
 void ImageExportController::setTrace(const timeline::LoadedTrace& loaded)
@@ -102,6 +104,8 @@ bool ImageExportController::exportTo(const picture::ExportImageChoice& choice)
             source->traceName
                 += tr(" vs %1").arg(QFileInfo(QString::fromStdString(compared->newFiles.front())).fileName());
     }
+    if (m_loaded.comparison && m_diffDock->diff())
+        source->comparisonLines = m_diffDock->summaryLines();
     auto* job = picture::PictureExportJob::start(source, choice, this);
     if (!job) {
         m_window->statusBar()->showMessage(tr("Nothing to export: select a range first, or choose the view."), 8000);

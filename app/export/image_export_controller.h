@@ -20,11 +20,14 @@ class TimelineView;
 namespace gapscope::app {
 
 class AnnotationSession;
+class DiffDock;
 
 class ImageExportController : public QObject {
     Q_OBJECT
 public:
-    ImageExportController(QMainWindow* window, timeline::TimelineView* view, const AnnotationSession* annotations);
+    /// `diffDock`: a comparison's picture heads with the Diff dock's verdict and window lines.
+    ImageExportController(QMainWindow* window, timeline::TimelineView* view, const AnnotationSession* annotations,
+        const DiffDock* diffDock);
 
     /// What is on screen (the picture draws it with the notes, the view's range and collapsed groups).
     void setTrace(const timeline::LoadedTrace& loaded);
@@ -46,6 +49,7 @@ private:
     QMainWindow* m_window;
     timeline::TimelineView* m_view;
     const AnnotationSession* m_annotations;
+    const DiffDock* m_diffDock;
     timeline::LoadedTrace m_loaded;
     timeline::AnalysisSnapshot m_analysis;
 };

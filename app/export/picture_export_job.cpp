@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/export/picture_export_job.h"
 
+#include "core/analysis/compared_traces.h"
+#include "core/annotations/after_trace_measurements.h"
+
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -22,6 +25,7 @@ std::optional<PictureRequest> viewPictureRequest(const ViewPictureSource& source
     request.width = choice.size.width();
     request.height = choice.size.height();
     request.gapThreshold = source.gapThreshold;
+    request.comparisonLines = source.comparisonLines;
     std::optional<std::pair<TimeNs, TimeNs>> range;
     switch (choice.range) {
     case PictureRange::View:
@@ -38,6 +42,7 @@ std::optional<PictureRequest> viewPictureRequest(const ViewPictureSource& source
         if (source.analysis.result) {
             range = windowExtent(*source.analysis.result);
             request.rangeName = windowRangeName(*source.analysis.result);
+            request.ownWindows = true;
         }
         break;
     }
@@ -46,6 +51,20 @@ std::optional<PictureRequest> viewPictureRequest(const ViewPictureSource& source
     request.start = range->first;
     request.end = range->second;
     return request;
+}
+
+void measureViewNotes(const ViewPictureSource& source, PictureRequest& request)
+{
+    // The notes are BASE's in a comparison: measured on BASE as read, as the Note panel measures them.
+    const auto& compared = source.loaded.comparison;
+    const std::shared_ptr<const Trace> before = compared ? compared->base : source.loaded.trace;
+    const std::vector<std::string>& files = compared ? compared->baseFiles : source.loaded.files;
+    if (!before || files.empty())
+        return;
+    const AnalysisOptions options = source.analysis.result ? source.analysis.result->options : AnalysisOptions {};
+    NoteMeasurements measured = measureNotesAgainstAfterTraces(*before, files.front(), source.annotations, options);
+    request.measurements = std::move(measured.measurements);
+    request.measurementErrors = std::move(measured.errors);
 }
 
 PictureExportJob::PictureExportJob(QObject* parent)
@@ -66,7 +85,8 @@ PictureExportJob* PictureExportJob::start(
         job->deleteLater();
     });
     // QImage and QPdfWriter painting is thread-safe; `source` keeps the trace alive until it is done.
-    watcher->setFuture(QtConcurrent::run([source, request = std::move(*request), path] {
+    watcher->setFuture(QtConcurrent::run([source, request = std::move(*request), path]() mutable {
+        measureViewNotes(*source, request);
         const auto written = writePicture(request, path.toStdString());
         return written ? QString() : QString::fromStdString(written.error().toString());
     }));

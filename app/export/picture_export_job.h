@@ -25,17 +25,24 @@ struct ViewPictureSource {
     /// Zero of the ruler (the trace start).
     TimeNs origin = 0;
     QString traceName;
+    /// A comparison's verdict line and its window, as the Diff dock shows them (empty otherwise).
+    QStringList comparisonLines;
 };
 
 /// The request for a choice of the export dialog; nullopt when the choice has no range (no selection, or
 /// an empty analysis window). Pointers in it point into `source`.
 std::optional<PictureRequest> viewPictureRequest(const ViewPictureSource& source, const ExportImageChoice& choice);
 
+/// Measures the notes of `source` that name an after trace against it (loading each: run it off the GUI thread)
+/// into request.measurements and request.measurementErrors, as `gapscope export` does.
+void measureViewNotes(const ViewPictureSource& source, PictureRequest& request);
+
 class PictureExportJob : public QObject {
     Q_OBJECT
 public:
-    /// Starts writing the picture of `choice` to choice.path; finished() follows on the GUI thread, then
-    /// the job deletes itself. Returns null (and starts nothing) when the choice has no range.
+    /// Starts measuring the notes (measureViewNotes()) and writing the picture of `choice` to choice.path; finished()
+    /// follows on the GUI thread, then the job deletes itself. Returns null (and starts nothing) when the choice has no
+    /// range.
     static PictureExportJob* start(
         std::shared_ptr<const ViewPictureSource> source, const ExportImageChoice& choice, QObject* parent);
 

@@ -2,6 +2,7 @@
 #include "app/export/picture_header.h"
 
 #include "app/timeline/timeline_palette.h"
+#include "core/io/common/cut_short.h"
 #include "core/model/time_format.h"
 
 #include <QFontMetrics>
@@ -104,6 +105,10 @@ QString windowText(const PictureRequest& request)
 std::vector<FlowItem> deviceItems(const PictureRequest& request)
 {
     std::vector<FlowItem> items;
+    if (request.trace) {
+        for (const CutShortFile& cut : cutShortFiles(*request.trace))
+            items.push_back({ qs(cutShortLine(cut)), {}, {}, true, true, QColor(0xa0, 0x00, 0x00) });
+    }
     const std::vector<DeviceSummary> devices = summarizeDevices(request);
     if (devices.empty()) {
         items.push_back({ QStringLiteral("No GPU activity in this trace: nothing to measure."), {}, {}, false, true });
@@ -114,6 +119,11 @@ std::vector<FlowItem> deviceItems(const PictureRequest& request)
         const DeviceSummary& d = devices[i];
         items.push_back({ d.label + QLatin1Char(':'), {}, {}, true, true });
         items.push_back({ QStringLiteral("utilization %1 %").arg(100.0 * d.utilization(), 0, 'f', 2), {}, {}, true });
+        if (d.ownWindow) {
+            items.push_back({ QStringLiteral("over its own window %1 to %2 (%3);")
+                                  .arg(relative(d.ownWindow->first, request.origin),
+                                      relative(d.ownWindow->second, request.origin), duration(d.spanNs)) });
+        }
         items.push_back({ QStringLiteral("busy %1, idle %2 in %3 gap(s); idle by likely cause:")
                               .arg(duration(d.busyNs), duration(d.spanNs - d.busyNs))
                               .arg(d.gapCount) });
@@ -128,9 +138,10 @@ std::vector<FlowItem> deviceItems(const PictureRequest& request)
             any = true;
             const auto cause = static_cast<GapCause>(c);
             const double share = d.spanNs > 0 ? 100.0 * d.idleByCause[c] / static_cast<double>(d.spanNs) : 0.0;
-            items.push_back({ QStringLiteral("%1 %2 (%3 % of the range)")
+            items.push_back({ QStringLiteral("%1 %2 (%3 % of %4)")
                                   .arg(qs(gapCauseName(cause)), duration(d.idleByCause[c]))
-                                  .arg(share, 0, 'f', 1),
+                                  .arg(share, 0, 'f', 1)
+                                  .arg(d.ownWindow ? QStringLiteral("its window") : QStringLiteral("the range")),
                 bandOnWhite(cause), timeline::gapCauseColor(cause) });
         }
         if (d.outsideWindowNs > 0) {
@@ -164,6 +175,16 @@ std::vector<FlowItem> deviceItems(const PictureRequest& request)
 std::vector<FlowItem> headerItems(const PictureRequest& request)
 {
     std::vector<FlowItem> items = deviceItems(request);
+    // The verdict line as it is; the lines after it flow in their sentences (the window, the why, the caveat), so
+    // that a long one wraps between them rather than being cut.
+    for (qsizetype i = 0; i < request.comparisonLines.size(); ++i) {
+        const QStringList sentences = i == 0 ? QStringList { request.comparisonLines[i] }
+                                             : request.comparisonLines[i].split(QStringLiteral(". "));
+        for (qsizetype k = 0; k < sentences.size(); ++k) {
+            const QString text = sentences[k] + (k + 1 < sentences.size() ? QStringLiteral(".") : QString());
+            items.push_back({ text, {}, {}, i == 0, k == 0 });
+        }
+    }
     const QStringList lines = measuredNoteLines(request);
     qsizetype line = 0;
     for (const Annotation& note : request.annotations) {
@@ -270,21 +291,44 @@ std::vector<DeviceSummary> summarizeDevices(const PictureRequest& request)
         return result;
     const Trace& trace = *request.trace;
     const bool manyProcesses = trace.processes().size() > 1;
-    for (const DeviceFigures& figures : request.analysis->devices) {
+    // A comparison's devices go block by block (Base first), each labelled with its block's side.
+    const auto blockOf = [&](ProcessIndex process) -> std::optional<std::size_t> {
+        for (std::size_t b = 0; b < request.blocks.size(); ++b) {
+            if (process.value >= request.blocks[b].firstProcess && process.value < request.blocks[b].endProcess)
+                return b;
+        }
+        return std::nullopt;
+    };
+    std::vector<const DeviceFigures*> ordered;
+    for (const DeviceFigures& figures : request.analysis->devices)
+        ordered.push_back(&figures);
+    std::stable_sort(ordered.begin(), ordered.end(), [&](const DeviceFigures* a, const DeviceFigures* b) {
+        return blockOf(a->process).value_or(0) < blockOf(b->process).value_or(0);
+    });
+    for (const DeviceFigures* found : ordered) {
+        const DeviceFigures& figures = *found;
         DeviceSummary summary;
         const Device& device = trace.devices()[figures.device.value];
-        summary.label = QString::fromStdString(timeline::deviceLabel(device));
+        if (const auto block = blockOf(figures.process)) {
+            const std::string& title = request.blocks[*block].title;
+            summary.label = QString::fromStdString(title.substr(0, title.find(':'))) + QStringLiteral(": ");
+        }
+        summary.label += QString::fromStdString(timeline::deviceLabel(device));
         if (manyProcesses) {
             const Process& process = trace.processes()[figures.process.value];
             summary.label += process.rank ? QStringLiteral(" (rank %1)").arg(*process.rank)
                                           : QStringLiteral(" (pid %1)").arg(process.pid);
         }
         const Window& window = figures.window;
-        if (window.ranges.intervals().size() == 1 && window.start() == request.start && window.end() == request.end) {
+        const bool isRange
+            = window.ranges.intervals().size() == 1 && window.start() == request.start && window.end() == request.end;
+        if (isRange || (request.ownWindows && !window.ranges.empty())) {
             summary.spanNs = figures.spanNs;
             summary.busyNs = figures.busyNs;
             summary.gapCount = figures.gapCount;
             summary.idleByCause = figures.idleByCause;
+            if (!isRange)
+                summary.ownWindow = std::make_pair(window.start(), window.end());
         } else {
             summary.spanNs = request.end - request.start;
             summary.busyNs
@@ -307,6 +351,18 @@ std::vector<DeviceSummary> summarizeDevices(const PictureRequest& request)
         result.push_back(std::move(summary));
     }
     return result;
+}
+
+QStringList headerLines(const PictureRequest& request)
+{
+    QStringList lines { request.traceName + QStringLiteral("  ") + windowText(request) };
+    for (const FlowItem& item : headerItems(request)) {
+        if (item.newLine || lines.size() == 1)
+            lines << item.text;
+        else
+            lines.back() += QStringLiteral("  ") + item.text;
+    }
+    return lines;
 }
 
 int headerHeight(const PictureRequest& request, int width)

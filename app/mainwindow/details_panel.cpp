@@ -2,9 +2,11 @@
 #include "app/mainwindow/details_panel.h"
 
 #include "app/compare/block_names.h"
+#include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/trace_loader.h"
 #include "app/models/event_details.h"
 #include "app/timeline/timeline_state.h"
+#include "core/io/common/cut_short.h"
 
 #include <QDockWidget>
 #include <QMainWindow>
@@ -13,12 +15,13 @@
 
 namespace gapscope::app {
 
-DetailsPanel::DetailsPanel(
-    QMainWindow* window, timeline::TimelineState* state, TraceLoader* loader, std::function<AnalysisOptions()> options)
+DetailsPanel::DetailsPanel(QMainWindow* window, timeline::TimelineState* state, TraceLoader* loader,
+    std::function<AnalysisOptions()> options, const GapsDock* gaps)
     : QObject(window)
     , m_state(state)
     , m_loader(loader)
     , m_options(std::move(options))
+    , m_gaps(gaps)
     , m_browser(new QTextBrowser(window))
     , m_dockWidget(new QDockWidget(tr("Details"), window))
 {
@@ -38,6 +41,8 @@ DetailsPanel::DetailsPanel(
             m_rangeAnalysis = analysis;
             refresh();
         });
+    // The summary counts the gaps at least as long as the Gaps dock's threshold.
+    connect(m_gaps, &GapsDock::thresholdChanged, this, &DetailsPanel::refresh);
 }
 
 void DetailsPanel::setTrace(const timeline::LoadedTrace& loaded)
@@ -110,14 +115,22 @@ void DetailsPanel::showSummary()
                 .arg(trace.lanes().size())
                 .arg(trace.eventCount());
     if (const AnalysisResult* result = m_analysis.result.get()) {
-        for (const DeviceFigures& d : devicesInBlockOrder(result, compared))
-            html += tr("<p>%1: utilization <b>%2 %</b> over the %3 window (%4); %5 gaps, idle %6.</p>")
+        const TimeNs listed = m_gaps->threshold();
+        for (const DeviceFigures& d : devicesInBlockOrder(result, compared)) {
+            std::size_t atLeast = 0;
+            for (const Gap& gap : result->gaps)
+                atLeast += !gap.stream && gap.device == d.device && gap.duration() >= listed ? 1 : 0;
+            html += tr("<p>%1: utilization <b>%2 %</b> over the %3 window (%4); %5 gaps (%6 of them \u2265 %7, "
+                       "listed in the Gaps dock), idle %8.</p>")
                         .arg(blockDeviceName(trace, compared, d))
                         .arg(100.0 * d.utilization, 0, 'f', 2)
                         .arg(QString::fromStdString(std::string(windowKindName(d.window.kind))))
                         .arg(models::durationText(d.spanNs))
                         .arg(d.gapCount)
+                        .arg(atLeast)
+                        .arg(models::durationText(listed))
                         .arg(models::durationText(d.idleNs));
+        }
         if (result->hasGpuActivity)
             html += tr("<p>Click a gap band, or a row of the Gaps dock, to read why the GPU was idle. Drag with "
                        "Shift (or on the ruler) to measure a range.</p>");
@@ -128,6 +141,9 @@ void DetailsPanel::showSummary()
     }
     if (!trace.warnings().empty()) {
         // Red only when events were lost; otherwise the readers' notes (the nsys version, absent tables...).
+        for (const CutShortFile& cut : cutShortFiles(trace))
+            html += QStringLiteral("<p style='color:#a00'><b>%1</b></p>")
+                        .arg(QString::fromStdString(cutShortLine(cut)).toHtmlEscaped());
         if (trace.skippedEvents() > 0)
             html += tr("<p style='color:#a00'>%n event(s) skipped while loading:</p><ul>", nullptr,
                 static_cast<int>(trace.skippedEvents()));

@@ -21,14 +21,16 @@ class TimelineState;
 
 namespace gapscope::app {
 
+class GapsDock;
 class TraceLoader;
 
 class DetailsPanel : public QObject {
     Q_OBJECT
 public:
-    /// `options`: the options of the viewer's analyses now (WindowSelector::analysisOptions()).
+    /// `options`: the options of the viewer's analyses now (WindowSelector::analysisOptions()); `gaps`: the Gaps
+    /// dock, whose threshold the summary counts the gaps against.
     DetailsPanel(QMainWindow* window, timeline::TimelineState* state, TraceLoader* loader,
-        std::function<AnalysisOptions()> options);
+        std::function<AnalysisOptions()> options, const GapsDock* gaps);
 
     QTextBrowser* browser() const { return m_browser; }
     QDockWidget* dockWidget() const { return m_dockWidget; }
@@ -52,6 +54,7 @@ private:
     timeline::TimelineState* m_state;
     TraceLoader* m_loader;
     std::function<AnalysisOptions()> m_options;
+    const GapsDock* m_gaps;
     QTextBrowser* m_browser;
     QDockWidget* m_dockWidget;
     timeline::LoadedTrace m_loaded;

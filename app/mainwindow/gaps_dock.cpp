@@ -153,7 +153,9 @@ QString GapsDock::legendHtml()
 
 void GapsDock::updateCount()
 {
-    m_count->setText(tr("%n gap(s)", nullptr, m_model->rowCount()));
+    // The threshold is said with the count: Details counts every gap, the dock those at least this long.
+    m_count->setText(tr("%n gap(s) \u2265 %1", nullptr, m_model->rowCount())
+                         .arg(QString::fromStdString(formatDuration(std::max<TimeNs>(0, m_thresholdNs)))));
 }
 
 std::optional<int> GapsDock::viewRowOf(std::size_t gap) const

@@ -12,6 +12,9 @@
 #include <QPushButton>
 #include <QStatusBar>
 
+#include <algorithm>
+#include <vector>
+
 namespace gapscope::app {
 
 LoadStatus::LoadStatus(QMainWindow* window, TraceLoader* loader)
@@ -64,14 +67,23 @@ void LoadStatus::showFigures(const timeline::LoadedTrace& loaded, const timeline
     QStringList parts;
     const std::string_view kind = windowKindName(result.options.window.kind);
     parts << tr("window %1").arg(QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size())));
-    for (const DeviceFigures& d : devicesInBlockOrder(&result, compared)) {
-        // The same figure, to the same digits, as Details, the utilization lane and `gapscope report`.
-        parts << tr("%1: %2 busy of %3 (%4 %)")
-                     .arg(blockDeviceName(*loaded.trace, compared, d), models::durationText(d.busyNs),
-                         models::durationText(d.spanNs))
-                     .arg(100.0 * d.utilization, 0, 'f', 2);
-        if (parts.size() > 4)
-            break;
+    const std::vector<DeviceFigures> devices = devicesInBlockOrder(&result, compared);
+    // The same figure, to the same digits, as Details, the utilization lane and `gapscope report`; for more than
+    // two GPUs their range, so that the label leaves the status bar room for its messages (each GPU is in Details).
+    if (devices.size() > 2) {
+        const auto [low, high] = std::minmax_element(devices.begin(), devices.end(),
+            [](const DeviceFigures& a, const DeviceFigures& b) { return a.utilization < b.utilization; });
+        parts << tr("%1 GPUs: utilization %2 % to %3 % (each in Details)")
+                     .arg(devices.size())
+                     .arg(100.0 * low->utilization, 0, 'f', 2)
+                     .arg(100.0 * high->utilization, 0, 'f', 2);
+    } else {
+        for (const DeviceFigures& d : devices) {
+            parts << tr("%1: %2 busy of %3 (%4 %)")
+                         .arg(blockDeviceName(*loaded.trace, compared, d), models::durationText(d.busyNs),
+                             models::durationText(d.spanNs))
+                         .arg(100.0 * d.utilization, 0, 'f', 2);
+        }
     }
     if (!result.hasGpuActivity)
         parts << tr("no GPU activity in this trace");

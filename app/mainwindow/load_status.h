@@ -2,7 +2,8 @@
 #pragma once
 
 // What the status bar and the error message say about loading: progress with Cancel while a load runs, the figures
-// of the window shown once it is done ("window gpu · GPU 0: 1.2 s busy of 1.5 s (80.00 %)"), and a non-modal
+// of the window shown once it is done ("window gpu · GPU 0: 1.2 s busy of 1.5 s (80.00 %)", for more than two GPUs
+// their range), and a non-modal
 // message naming the file and the place when it fails.
 
 #include "app/timeline/timeline_data.h"

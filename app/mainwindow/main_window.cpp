@@ -7,6 +7,7 @@
 #include "app/export/image_export_controller.h"
 #include "app/job/job_session.h"
 #include "app/mainwindow/analysis_docks.h"
+#include "app/mainwindow/cut_short_banner.h"
 #include "app/mainwindow/details_panel.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/load_status.h"
@@ -46,20 +47,21 @@ MainWindow::MainWindow(QWidget* parent)
 {
     setWindowTitle(tr("GapScope"));
     timeline::TimelineState* state = m_view->state();
-    // The Job overview (several ranks) sits above the lanes.
+    // The Job overview (several ranks) sits above the lanes, the banner of a file cut short above both.
     m_job = new JobSession(this, m_view, state);
-    setCentralWidget(m_job->timelineArea());
+    m_cutShort = new CutShortBanner(this);
+    setCentralWidget(m_cutShort->placeAbove(m_job->timelineArea()));
     setAcceptDrops(true);
     resize(1500, 900);
     // The widgets are made in the order of the focus chain, the docks in the order the View menu lists them.
     const auto options = [this] { return m_windowSelector->analysisOptions(); };
     m_analysisDocks = new AnalysisDocks(this, m_view);
     m_comparison = new ComparisonController(this, m_view, m_loader, options);
-    m_details = new DetailsPanel(this, state, m_loader, options);
+    m_details = new DetailsPanel(this, state, m_loader, options, m_analysisDocks->gapsDock());
     m_annotations = new AnnotationSession(this, m_view, state, m_analysisDocks->gapsDock());
     arrangeDocks();
     m_partialLoad = new PartialLoadController(this, state);
-    m_imageExport = new ImageExportController(this, m_view, m_annotations);
+    m_imageExport = new ImageExportController(this, m_view, m_annotations, m_comparison->dock());
     m_recording = new RecordingOffer(this, [this] { return m_loaded.trace != nullptr; });
     const NavigationActions navigation = buildMainMenus(*this);
     m_windowSelector = new WindowSelector(this);
@@ -241,6 +243,7 @@ void MainWindow::onLoadFinished(const LoadOutcome& outcome)
     m_comparison->setTrace(m_loaded);
     m_annotations->setTrace(m_loaded);
     m_search->setTrace(m_loaded.trace);
+    m_cutShort->setTrace(m_loaded.trace.get());
     m_imageExport->setTrace(m_loaded);
     applyAnalysis(outcome.analysis);
     for (const QString& file : m_partialLoad->requestedFiles())
@@ -291,6 +294,7 @@ void MainWindow::onJobShown()
     m_details->setTrace(m_loaded);
     m_annotations->setTrace(m_loaded);
     m_search->setTrace(nullptr);
+    m_cutShort->setTrace(nullptr);
     m_analysisDocks->setAnalysis(nullptr, {});
     m_comparison->clearTrace();
     m_partialLoad->clearTrace();

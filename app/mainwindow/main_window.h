@@ -22,6 +22,7 @@ namespace gapscope::app {
 class AnalysisDocks;
 class AnnotationSession;
 class ComparisonController;
+class CutShortBanner;
 class DetailsPanel;
 class ImageExportController;
 class JobSession;
@@ -77,6 +78,8 @@ public:
     RecordingOffer* recording() const { return m_recording; }
     /// Progress, figures and the error message of a failed load.
     LoadStatus* loadStatus() const { return m_loadStatus; }
+    /// The banner above the lanes when a file of the trace on screen was cut short.
+    CutShortBanner* cutShortBanner() const { return m_cutShort; }
 
 signals:
     /// A load finished and its trace is on screen.
@@ -116,6 +119,7 @@ private:
     ImageExportController* m_imageExport = nullptr;
     RecordingOffer* m_recording = nullptr;
     LoadStatus* m_loadStatus = nullptr;
+    CutShortBanner* m_cutShort = nullptr;
     timeline::LoadedTrace m_loaded;
     timeline::AnalysisSnapshot m_analysis;
 };

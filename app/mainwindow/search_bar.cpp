@@ -22,9 +22,11 @@ SearchBar::SearchBar(QWidget* parent)
 {
     m_field->setPlaceholderText(tr("Find events by name (Ctrl+F)"));
     m_field->setClearButtonEnabled(true);
-    // Small enough that the search stays on the toolbar of a 1000 px window instead of its overflow menu.
-    m_field->setMinimumWidth(120);
-    m_field->setMaximumWidth(240);
+    // Wide enough for the whole placeholder (with the clear button and the frame), and not much wider, so that the
+    // search stays on the toolbar of a 1000 px window instead of its overflow menu.
+    const int placeholderWidth = m_field->fontMetrics().horizontalAdvance(m_field->placeholderText());
+    m_field->setMinimumWidth(placeholderWidth + 2 * m_field->fontMetrics().height() + 12);
+    m_field->setMaximumWidth(m_field->minimumWidth() + 80);
     auto* previous = new QToolButton(this);
     previous->setText(QStringLiteral("\u25c0"));
     previous->setToolTip(tr("Previous match (Shift+Enter, Shift+F3)"));
@@ -33,6 +35,7 @@ SearchBar::SearchBar(QWidget* parent)
     next->setToolTip(tr("Next match (Enter, F3)"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
     layout->addWidget(m_field);
     layout->addWidget(previous);
     layout->addWidget(next);

@@ -173,8 +173,14 @@ QString eventDetailsHtml(const Trace& trace, EventRef ref, TimeNs origin)
             if (object.contains(key))
                 html += row(key, escaped(jsonValueText(object.value(key))));
         }
+        // The args a Kineto memcpy repeats from the rows above (its bytes, bandwidth and correlation id).
+        const bool copy = e.kind == EventKind::Memcpy || e.kind == EventKind::Memset;
+        const auto shownAbove = [&](const QString& key) {
+            return (e.correlation && key == QLatin1String("correlation"))
+                || (copy && (key == QLatin1String("bytes") || key == QLatin1String("memory bandwidth (GB/s)")));
+        };
         for (auto it = object.begin(); it != object.end(); ++it) {
-            if (it.key() == QLatin1String("grid") || it.key() == QLatin1String("block"))
+            if (it.key() == QLatin1String("grid") || it.key() == QLatin1String("block") || shownAbove(it.key()))
                 continue;
             QString value = jsonValueText(it.value());
             if (value.size() > 400)

@@ -288,6 +288,7 @@ std::optional<RecordRequest> RecordDialog::requestFromForm(QString& error) const
         error = tr("The output %1 is a folder; name a file.").arg(request.outputFile);
         return std::nullopt;
     }
+    request.outputFile = QString::fromStdString(freshRecordingPath(request.outputFile.toStdString()));
     return request;
 }
 

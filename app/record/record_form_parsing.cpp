@@ -3,6 +3,8 @@
 
 #include "core/io/native/native_format.h"
 
+#include <filesystem>
+
 namespace gapscope::app {
 
 namespace {
@@ -143,6 +145,21 @@ std::string defaultRecordingName(std::time_t when)
     char name[64];
     std::strftime(name, sizeof(name), "gapscope-%Y%m%d-%H%M%S", &local);
     return std::string(name) + native::kFileExtension;
+}
+
+std::string freshRecordingPath(const std::string& path)
+{
+    std::error_code error;
+    if (!std::filesystem::exists(path, error))
+        return path;
+    const std::filesystem::path original(path);
+    const std::string extension = original.extension().string();
+    const std::string stem = (original.parent_path() / original.stem()).string();
+    for (int n = 2;; ++n) {
+        std::string candidate = stem + "-" + std::to_string(n) + extension;
+        if (!std::filesystem::exists(candidate, error))
+            return candidate;
+    }
 }
 
 } // namespace gapscope::app

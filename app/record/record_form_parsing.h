@@ -34,4 +34,8 @@ ParseResult<std::vector<EnvironmentChange>> parseEnvironmentChanges(std::string_
 /// "gapscope-YYYYmmdd-HHMMSS.gapscope" for a local time, the name `gapscope record` gives.
 std::string defaultRecordingName(std::time_t when);
 
+/// `path` when nothing is there, else the first of "NAME-2.gapscope", "NAME-3.gapscope"... that is free: every
+/// recording gets a file of its own, so that recording again never replaces the trace on screen.
+std::string freshRecordingPath(const std::string& path);
+
 } // namespace gapscope::app

@@ -2,6 +2,7 @@
 #include "app/timeline/timeline_painter.h"
 
 #include "app/timeline/annotation_layer.h"
+#include "app/timeline/step_labels.h"
 #include "app/timeline/timeline_palette.h"
 #include "core/model/time_format.h"
 
@@ -413,7 +414,10 @@ void TimelinePainter::paintRuler(QPainter& painter, const TimelineScene& scene) 
     const int tickBottom = scene.rulerHeight - kStepStripHeight;
     painter.setClipRect(QRect(scene.labelWidth, 0, std::max(0, scene.width - scene.labelWidth), scene.rulerHeight));
     // Steps: alternating blocks in the bottom strip, warm-up steps hatched, labelled when wide enough.
+    // The blocks first, then the labels that do not run into each other (placeStepLabels).
     const QRect lanes = lanesRect(scene);
+    std::vector<std::size_t> shown;
+    std::vector<StepColumn> columns;
     for (std::size_t i = 0; i < scene.steps.size(); ++i) {
         const StepMark& step = scene.steps[i];
         if (step.end <= scene.axis.start || step.start >= scene.axis.end)
@@ -426,9 +430,17 @@ void TimelinePainter::paintRuler(QPainter& painter, const TimelineScene& scene) 
             painter.fillRect(rect, QBrush(QColor(0x78, 0x90, 0x9c), Qt::BDiagPattern));
         painter.setPen(stepMarkerColor());
         painter.drawLine(left, tickBottom, left, scene.rulerHeight - 1);
-        if (rect.width() > kMinLabelWidthPx)
-            painter.drawText(rect.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                elided(painter.fontMetrics(), step.label, rect.width() - 5));
+        shown.push_back(i);
+        columns.push_back({ left, right, painter.fontMetrics().horizontalAdvance(step.label) });
+    }
+    const std::vector<std::optional<int>> labels = placeStepLabels(columns, kMinLabelWidthPx);
+    painter.setPen(stepMarkerColor());
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+        if (!labels[k])
+            continue;
+        const QRect text(columns[k].left + 3, tickBottom, *labels[k] + 1, kStepStripHeight - 1);
+        painter.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
+            elided(painter.fontMetrics(), scene.steps[shown[k]].label, *labels[k] + 1));
     }
     // The analysis window, as a blue line under the ruler: which part of the trace the figures cover.
     if (scene.analysis) {

@@ -657,6 +657,11 @@ bool TimelineView::viewportEvent(QEvent* event)
     if (pos.y() < kRulerHeight && pos.x() >= kLabelWidth) {
         const TimeNs t = axis().xToTime(pos.x() - kLabelWidth);
         text = tr("%1 from the trace start\nabsolute %2 ns").arg(models::relativeTime(t, origin)).arg(t);
+    } else if (pos.x() < kLabelWidth && pos.y() >= lanesTop()) {
+        // The label column cuts long names ("GPU 0 · Tesla V100-DGXS-32…"): the tooltip has the whole label.
+        const auto row = m_layout.rowAt(pos.y() - lanesTop() + verticalScrollBar()->value());
+        if (row)
+            text = TimelinePainter::rowLabel(scene(), m_layout.rows()[*row]);
     } else if (const auto note = annotationAt(pos)) {
         const AnnotationMark& mark = m_annotationMarks[*note];
         text = mark.title;

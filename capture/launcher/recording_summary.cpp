@@ -79,8 +79,10 @@ IoResult<GatheredRecording> gatherRecording(const std::string& directory, bool d
                 "no capture file of the run could be read: " + summary.unreadableFiles.front() };
         }
         return IoError { directory, std::nullopt,
-            "nothing was recorded: no process of the program used CUDA or NVTX, so nothing loaded "
-            "the collector" };
+            "nothing was recorded: no process of the program used CUDA or NVTX, so nothing loaded the collector "
+            "(GapScope "
+            "records CUDA activity and NVTX ranges, not a program's CPU time: mark its CPU work with NVTX ranges, or "
+            "open a PyTorch profiler trace for its CPU ops)" };
     }
     // Ranks first in rank order, then the others by pid: the order a person reads a job in. Files
     // of one pid (a program that replaced itself with exec) in the order they were created: the

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/comparison_diff.h"
 
-#include "core/model/time_format.h"
+#include "core/annotations/note_measurement.h"
+
+#include <algorithm>
 
 namespace gapscope {
 
@@ -20,12 +22,12 @@ Window firstWindow(const AnalysisResult& result, WindowKind kind)
 
 } // namespace
 
-AnalysisOptions comparisonDiffOptions(AnalysisOptions viewer)
+AnalysisOptions comparisonDiffOptions(AnalysisOptions viewer, const Trace& base)
 {
     if (viewer.window.kind == WindowKind::Explicit)
         viewer.window = WindowSpec {};
     viewer.stop = {};
-    return viewer;
+    return noteComparisonOptions(base, viewer);
 }
 
 ComparisonDiff computeComparisonDiff(
@@ -54,18 +56,15 @@ ComparisonDiff computeComparisonDiff(
     out.diff = compareRuns(baseRuns, newRuns, compare);
     out.baseWindow = firstWindow(base, options.window.kind);
     out.newWindow = firstWindow(fresh, options.window.kind);
+    // The combined trace holds BASE as read and NEW shifted by newOffset: its first event is the ruler's zero.
+    const auto baseSpan = compared.base->timeSpan();
+    const auto newSpan = compared.fresh->timeSpan();
+    TimeNs origin = baseSpan ? baseSpan->first : 0;
+    if (newSpan)
+        origin = baseSpan ? std::min(origin, newSpan->first + compared.newOffset) : newSpan->first + compared.newOffset;
+    out.baseRulerOrigin = origin;
+    out.newRulerOrigin = origin - compared.newOffset;
     return out;
-}
-
-std::string comparisonWindowText(const Window& w, const AnalysisOptions& options)
-{
-    std::string text = std::string(windowKindName(w.kind));
-    if (w.kind == WindowKind::Steps)
-        text += " (warm-up " + std::to_string(options.window.warmupSteps) + " excluded)";
-    if (w.ranges.empty())
-        return text + ", empty";
-    return text + " [" + std::to_string(w.start()) + ", " + std::to_string(w.end()) + ") ns, "
-        + formatDuration(w.length());
 }
 
 std::size_t kernelOccurrences(

@@ -17,19 +17,22 @@ struct ComparisonDiff {
     /// The window of each side's first process that has one (as `gapscope diff` prints it).
     Window baseWindow;
     Window newWindow;
+    /// The ruler's zero (the combined trace's first event) on each side's own clock: the viewer's times of a
+    /// side's gap or window count from it, as the Gaps dock's and the ruler's do.
+    TimeNs baseRulerOrigin = 0;
+    TimeNs newRulerOrigin = 0;
     bool stopped = false;
 };
 
-/// The options the diff uses: the viewer's, an explicit range (on BASE's clock only) replaced by `gpu`.
-AnalysisOptions comparisonDiffOptions(AnalysisOptions viewer);
+/// The options the diff uses: the rules a note is measured by (noteComparisonOptions(): the `steps` window with at
+/// least one warm-up step when BASE has steps, else `gpu`), from the viewer's (an explicit range, on BASE's clock
+/// only, counts as `gpu`), so that the Diff dock and Measure against… give one verdict for one comparison.
+AnalysisOptions comparisonDiffOptions(AnalysisOptions viewer, const Trace& base);
 
 /// Analyses both traces with `options` and compares them (summarizeRun(), compareRuns()), the longest `longestGaps`
 /// gaps per side.
 ComparisonDiff computeComparisonDiff(
     const ComparedTraces& compared, const AnalysisOptions& options, std::size_t longestGaps, std::stop_token stop = {});
-
-/// "steps (warm-up 1 excluded) [T0, T1) ns, 1.23 s": a window as `gapscope diff` names it.
-std::string comparisonWindowText(const Window& window, const AnalysisOptions& options);
 
 /// Kernels named `name` in the processes [firstProcess, endProcess) of a trace: the occurrences a Diff dock row
 /// highlights in one block.

@@ -6,6 +6,7 @@
 #include "core/model/time_format.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 namespace gapscope {
@@ -218,6 +219,23 @@ std::string writeMarkdownReport(
     for (std::size_t i = 0; i < annotations.size(); ++i)
         writeAnnotation(out, trace, annotations[i], i + 1, origin, options);
     return out.str();
+}
+
+std::string defaultHypothesesReportPath(const std::string& tracePath)
+{
+    const std::filesystem::path path(tracePath);
+    std::string name = path.filename().string();
+    // The suffixes of the formats GapScope reads, outermost first: ".json.gz", ".pt.trace.json", ".gapscope"...
+    for (bool trimmed = true; trimmed;) {
+        trimmed = false;
+        for (const std::string_view suffix : { ".gz", ".json", ".pt.trace", ".gapscope", ".sqlite", ".nsys-rep" }) {
+            if (name.size() > suffix.size() && name.ends_with(suffix)) {
+                name.resize(name.size() - suffix.size());
+                trimmed = true;
+            }
+        }
+    }
+    return (path.parent_path() / (name + "-hypotheses.md")).string();
 }
 
 } // namespace gapscope

@@ -36,4 +36,8 @@ struct MarkdownReportOptions {
 std::string writeMarkdownReport(
     const Trace& trace, const std::vector<Annotation>& annotations, const MarkdownReportOptions& options);
 
+/// Where the report of a trace's notes goes by default: next to the trace, named after it without its trace
+/// suffixes ("run/worker0.123.pt.trace.json.gz" -> "run/worker0.123-hypotheses.md").
+std::string defaultHypothesesReportPath(const std::string& tracePath);
+
 } // namespace gapscope

@@ -40,6 +40,9 @@ std::string threadLabel(const Lane& lane)
 
 std::string streamLabel(const Lane& lane)
 {
+    // CUPTI's "no stream" (-1 as read): the context-wide synchronizations Nsight Systems and Kineto record.
+    if (lane.stream == -1)
+        return "context sync (no stream)";
     return "stream " + std::to_string(lane.stream);
 }
 

@@ -407,7 +407,9 @@ TEST(RecordProcessesTest, CapturedOutputReachesTheObserver)
     // The shell used neither CUDA nor NVTX: nothing loaded the collector, which the error says.
     ASSERT_FALSE(result);
     EXPECT_EQ(result.error().message,
-        "nothing was recorded: no process of the program used CUDA or NVTX, so nothing loaded the collector");
+        "nothing was recorded: no process of the program used CUDA or NVTX, so nothing loaded the collector (GapScope "
+        "records CUDA activity and NVTX ranges, not a program's CPU time: mark its CPU work with NVTX ranges, or "
+        "open a PyTorch profiler trace for its CPU ops)");
 }
 
 struct StartErrorCase {

@@ -6,16 +6,19 @@
 #include "app/compare/diff_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/window_selector.h"
+#include "app/timeline/timeline_state.h"
 #include "app/timeline/timeline_view.h"
 #include "core/analysis/compare.h"
 #include "core/analysis/compare_text.h"
 #include "core/analysis/compared_traces.h"
+#include "core/annotations/note_measurement.h"
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
 #include "gui/main_window_test_support.h"
 #include "tests/test_paths.h"
 
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -167,6 +170,12 @@ TEST_F(CompareViewTest, DiffDockShowsTheVerdictAndStepsOfGapscopeDiff)
     EXPECT_TRUE(dock->verdictLabel()->text().startsWith(QStringLiteral("Verdict: faster: step p50 ")));
     EXPECT_TRUE(dock->windowLabel()->text().contains(QStringLiteral("steps (warm-up 1 excluded)")))
         << dock->windowLabel()->text().toStdString();
+    // One run a side: the caveat follows the why as a sentence of its own, not run into it.
+    const QString window = dock->windowLabel()->text();
+    ASSERT_TRUE(window.contains(QStringLiteral(" Caveat: one run per side"))) << window.toStdString();
+    EXPECT_TRUE(window.contains(QRegularExpression(QStringLiteral("Why: [^\n]*[.!?] Caveat: "))))
+        << window.toStdString();
+    EXPECT_TRUE(window.endsWith(QLatin1Char('.'))) << window.toStdString();
     const QTableWidget* steps = dock->stepsTable();
     EXPECT_EQ(cell(steps, QStringLiteral("p50"), 1).toStdString(), formatDuration(expected.steps.base.p50Ns));
     EXPECT_EQ(cell(steps, QStringLiteral("p50"), 2).toStdString(), formatDuration(expected.steps.fresh.p50Ns));
@@ -176,6 +185,62 @@ TEST_F(CompareViewTest, DiffDockShowsTheVerdictAndStepsOfGapscopeDiff)
     ASSERT_EQ(expected.devices.size(), 1u);
     EXPECT_EQ(cell(dock->devicesTable(), QStringLiteral("    idle host"), 1).toStdString(),
         formatDuration(expected.devices[0].base->idleByCause[static_cast<int>(GapCause::Host)]));
+}
+
+TEST_F(CompareViewTest, DiffCountsTimesFromTheTraceStartAsTheRulerAndTheGapsDockDo)
+{
+    // BASE's longest gap, 62.34 ms, where the ruler (and the Gaps dock) put it in the combined trace.
+    const auto compared = m_window.loadedTrace().comparison;
+    std::optional<TimeNs> longestStart;
+    for (std::size_t g = 0; g < m_window.analysis()->gaps.size(); ++g) {
+        const Gap gap = m_window.analysis()->gaps[g];
+        if (!gap.stream && gap.process.value < compared->newFirstProcess
+            && formatDuration(gap.duration()) == "62.34 ms")
+            longestStart = gap.start;
+    }
+    ASSERT_TRUE(longestStart);
+    const QString expected
+        = QString::fromStdString(formatRelativeTime(*longestStart, m_window.timelineState()->bounds().first));
+    const QTableWidget* gaps = m_window.comparison()->dock()->gapsTable();
+    ASSERT_EQ(gaps->horizontalHeaderItem(2)->text(), QStringLiteral("Start (from trace start)"));
+    QString start;
+    for (int r = 0; r < gaps->rowCount(); ++r) {
+        if (gaps->item(r, 0)->text() == QStringLiteral("BASE")
+            && gaps->item(r, 1)->text() == QStringLiteral("62.34 ms"))
+            start = gaps->item(r, 2)->text();
+    }
+    EXPECT_EQ(start, expected);
+    // The window line gives the ruler's times, not raw nanosecond timestamps.
+    const QString window = m_window.comparison()->dock()->windowLabel()->text();
+    EXPECT_FALSE(window.contains(QStringLiteral(") ns"))) << window.toStdString();
+    EXPECT_TRUE(window.contains(QStringLiteral("from the trace start"))) << window.toStdString();
+}
+
+TEST(CompareViewVerdict, DiffDockUsesTheRulesOfTheNoteMeasurementWhateverTheViewersWindow)
+{
+    // The viewer on its default gpu window; the Diff dock's verdict is over the steps window with warm-up 1, as
+    // Measure against… measures a note (noteComparisonOptions), and says so.
+    app::MainWindow window;
+    window.resize(1500, 900);
+    window.show();
+    ASSERT_TRUE(openAndWait(window, { dataFile(kBase) }));
+    QSignalSpy shown(&window, &app::MainWindow::traceShown);
+    QSignalSpy diffShown(window.comparison(), &app::ComparisonController::diffShown);
+    window.comparison()->compareWith({ dataFile(kNew) });
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(diffShown.count() > 0 || diffShown.wait(60'000));
+    const Trace base = load(kBase);
+    const Trace fresh = load(kNew);
+    const NoteMeasurement note = measureNoteAgainst(base, fresh, Annotation {}, noteComparisonOptions(base));
+    const RunDiff expected = cliDiff(base, fresh); // steps, warm-up 1
+    ASSERT_EQ(note.window, WindowKind::Steps);
+    ASSERT_EQ(note.warmupSteps, 1);
+    EXPECT_EQ(note.steps.base.durations.size(), expected.steps.base.durations.size());
+    EXPECT_EQ(window.comparison()->dock()->verdictLabel()->text().toStdString(), verdictLine(expected.steps));
+    EXPECT_EQ(window.comparison()->dock()->verdictLabel()->text().toStdString(), verdictLine(note.steps));
+    EXPECT_TRUE(
+        window.comparison()->dock()->windowLabel()->text().contains(QStringLiteral("BASE steps (warm-up 1 excluded)")))
+        << window.comparison()->dock()->windowLabel()->text().toStdString();
 }
 
 TEST_F(CompareViewTest, KernelRowOutlinesItsOccurrencesInBothBlocks)

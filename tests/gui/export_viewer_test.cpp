@@ -10,6 +10,7 @@
 #include "app/timeline/timeline_palette.h"
 #include "app/timeline/timeline_state.h"
 #include "app/timeline/timeline_view.h"
+#include "gui/export_test_support.h"
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
@@ -60,18 +61,7 @@ TEST(ExportViewerTest, CurrentViewOfTheLongestGapIsExportedWithItsBand)
     ASSERT_EQ(image.size(), QSize(1000, 600));
 
     // The same geometry: the view's range, its scene's index and gaps.
-    const timeline::TimelineScene scene = window.timelineView()->scene();
-    picture::PictureRequest request;
-    request.trace = scene.trace;
-    request.index = scene.index;
-    request.analysis = scene.analysis;
-    request.gaps = scene.gaps;
-    std::tie(request.start, request.end) = window.timelineState()->visibleRange();
-    request.origin = window.timelineState()->bounds().first;
-    request.rangeName = QStringLiteral("view");
-    request.width = 1000;
-    request.height = 600;
-    request.collapse = timeline::CollapseState {};
+    const picture::PictureRequest request = test::viewRequest(window, 1000, 600);
     const picture::PicturePlan plan = picture::planPicture(request);
     ASSERT_LT(request.start, gap.start);
     ASSERT_GT(request.end, gap.end);

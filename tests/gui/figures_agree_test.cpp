@@ -108,6 +108,29 @@ TEST(FiguresAgree, GapStartIsCountedFromTheTraceStartInTheDockAndTheDetails)
     EXPECT_TRUE(details.contains(QStringLiteral("+717.6 ms from trace start"))) << details.toStdString();
 }
 
+TEST(FiguresAgree, DetailsAndTheGapsDockSayTheThresholdTheyCountAt)
+{
+    app::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    ASSERT_TRUE(openAndWait(window, { dataFile(kResNet) }));
+    ASSERT_TRUE(window.analysis());
+    const int listed = window.analysisDocks()->gapsDock()->model()->rowCount();
+    ASSERT_GT(listed, 0);
+    std::size_t all = 0;
+    for (std::size_t g = 0; g < window.analysis()->gaps.size(); ++g)
+        all += window.analysis()->gaps[g].stream ? 0 : 1;
+    ASSERT_GT(all, static_cast<std::size_t>(listed)); // the dock lists only the gaps of at least 100 µs
+    bool dockSaysIt = false;
+    for (const QLabel* label : window.analysisDocks()->gapsDock()->findChildren<QLabel*>())
+        dockSaysIt |= label->text() == QStringLiteral("%1 gap(s) \u2265 100.0 \u00b5s").arg(listed);
+    EXPECT_TRUE(dockSaysIt);
+    const QString details = window.details()->browser()->toPlainText();
+    EXPECT_TRUE(details.contains(
+        QStringLiteral("%1 gaps (%2 of them \u2265 100.0 \u00b5s, listed in the Gaps dock)").arg(all).arg(listed)))
+        << details.toStdString();
+}
+
 TEST(FiguresAgree, RanksAreListedInRankOrderAndNamedEverywhere)
 {
     app::MainWindow window;

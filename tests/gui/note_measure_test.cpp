@@ -84,6 +84,10 @@ TEST(NoteMeasure, MeasureAgainstFillsTheNoteAsTheCliDoesAndTheUserAcceptsTheStat
     ASSERT_TRUE(panel->measurement().has_value());
     EXPECT_EQ(panel->measurement()->proposedStatus, AnnotationStatus::Supported);
     EXPECT_TRUE(panel->resultLabel()->text().contains(QStringLiteral("Proposed status: supported")));
+    // The panel names the file it measured against (the row is "After trace").
+    EXPECT_TRUE(panel->resultLabel()->text().startsWith(
+        QStringLiteral("Measured against %1.").arg(QString::fromStdString(note->afterTrace).toHtmlEscaped())))
+        << panel->resultLabel()->text().toStdString();
     // Nothing changed the status without the user; the sidecar holds the measurement already.
     EXPECT_EQ(note->status, AnnotationStatus::Open);
     std::vector<Annotation> saved = test::readNotes(viewerTrace + QStringLiteral(".gapscope.json"));

@@ -3,8 +3,11 @@
 // changes, the default name of a recording.
 
 #include "app/record/record_form_parsing.h"
+#include "tests/temp_dir.h"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include <ctime>
 
@@ -90,6 +93,18 @@ TEST(RecordFormParsingTest, DefaultNameIsTheLocalTimeAsTheCommandLineNamesIt)
     local.tm_sec = 9;
     local.tm_isdst = -1;
     EXPECT_EQ(gapscope::app::defaultRecordingName(std::mktime(&local)), "gapscope-20240305-070809.gapscope");
+}
+
+TEST(RecordFormParsingTest, RecordingAgainGetsAFileOfItsOwn)
+{
+    gapscope::test::TempDir dir;
+    const std::string first = dir.file("run.gapscope");
+    EXPECT_EQ(gapscope::app::freshRecordingPath(first), first); // nothing there yet
+    std::ofstream(first) << "open in the viewer";
+    const std::string second = gapscope::app::freshRecordingPath(first);
+    EXPECT_EQ(second, dir.file("run-2.gapscope"));
+    std::ofstream(second) << "the second run";
+    EXPECT_EQ(gapscope::app::freshRecordingPath(first), dir.file("run-3.gapscope"));
 }
 
 } // namespace

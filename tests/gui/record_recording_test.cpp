@@ -302,7 +302,9 @@ TEST_F(RecordRecordingTest, ChattyProgramThatRecordsNothingShowsItsOutputAndOpen
     ASSERT_TRUE(m_outcome);
     EXPECT_FALSE(m_outcome->succeeded);
     EXPECT_EQ(m_outcome->error.toStdString(),
-        "nothing was recorded: no process of the program used CUDA or NVTX, so nothing loaded the collector");
+        "nothing was recorded: no process of the program used CUDA or NVTX, so nothing loaded the collector (GapScope "
+        "records CUDA activity and NVTX ranges, not a program's CPU time: mark its CPU work with NVTX ranges, or "
+        "open a PyTorch profiler trace for its CPU ops)");
     EXPECT_EQ(m_dialog->messageLabel()->text(),
         QStringLiteral("The recording failed: %1. Nothing was opened.").arg(m_outcome->error));
     EXPECT_TRUE(m_dialog->messageLabel()->isVisible());

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 // A truncated .json.gz opens in the viewer with the complete events before the cut, and
 // the warning (file and byte) is shown, as the reader reports it.
+#include "app/mainwindow/cut_short_banner.h"
 #include "app/mainwindow/details_panel.h"
 #include "app/mainwindow/load_status.h"
 #include "app/mainwindow/main_window.h"
 #include "app/timeline/timeline_view.h"
 #include "test_paths.h"
+#include "tests/temp_dir.h"
 
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTextBrowser>
 
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 using namespace gapscope;
 
@@ -41,6 +45,48 @@ TEST(TruncatedLoad, ViewerShowsTheEventsBeforeTheCutAndTheWarning)
     EXPECT_TRUE(details.contains(path)) << details.toStdString();
     EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("see Details")))
         << window.statusBar()->currentMessage().toStdString();
+}
+
+TEST(TruncatedLoad, BannerAboveTheLanesSaysTheFileIsCutShort)
+{
+    // `head -c 300000` of the four-worker ResNet-50 trace: its first 300 kB hold only CPU events.
+    test::TempDir dir;
+    const std::string cut = dir.file("t.json.gz");
+    {
+        std::ifstream in(test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/"
+                                        "worker0.1623212756351.pt.trace.json.gz"),
+            std::ios::binary);
+        std::string data(300'000, '\0');
+        in.read(data.data(), static_cast<std::streamsize>(data.size()));
+        ASSERT_EQ(in.gcount(), 300'000);
+        std::ofstream(cut, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
+    }
+    app::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &app::MainWindow::traceShown);
+    window.openFiles({ QString::fromStdString(cut) });
+    ASSERT_TRUE(shown.wait(30'000)) << window.loadStatus()->lastError().toStdString();
+    const auto* banner = window.findChild<app::CutShortBanner*>();
+    ASSERT_NE(banner, nullptr);
+    ASSERT_TRUE(banner->isVisible());
+    const QString expected = QStringLiteral("t.json.gz is cut short: the file ends after 300.0 kB, in the middle of "
+                                            "its content; what followed is missing. Every figure covers only what "
+                                            "was read");
+    EXPECT_TRUE(banner->text().startsWith(expected)) << banner->text().toStdString();
+    // Above the lanes, across the window: the first thing under the toolbar.
+    EXPECT_LT(banner->mapTo(&window, QPoint(0, 0)).y(), window.timelineView()->mapTo(&window, QPoint(0, 0)).y());
+    EXPECT_GT(banner->width(), 1000);
+    // Details says it too, before the readers' notes.
+    EXPECT_TRUE(window.details()->browser()->toPlainText().contains(expected))
+        << window.details()->browser()->toPlainText().toStdString();
+
+    // A complete file: no banner.
+    QSignalSpy again(&window, &app::MainWindow::traceShown);
+    window.openFiles({ QString::fromStdString(
+        test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz")) });
+    ASSERT_TRUE(again.wait(60'000));
+    EXPECT_FALSE(banner->isVisible());
 }
 
 TEST(ImportNotes, ReadersNotesWithoutASkippedEventAreNotCalledSkippedEvents)

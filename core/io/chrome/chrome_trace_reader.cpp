@@ -7,6 +7,7 @@
 #include "core/io/chrome/content_window.h"
 #include "core/io/chrome/event_pipeline.h"
 #include "core/io/chrome/json_scanner.h"
+#include "core/io/common/cut_short.h"
 #include "core/io/common/finished_trace.h"
 #include "core/io/common/gzip_file.h"
 
@@ -135,7 +136,7 @@ IoResult<TraceBuilder> ChromeJsonImporter::failure()
     if (!m_endedEarly || m_eventsRead == 0)
         return *m_error;
     m_builder.warnEndedEarly(m_error->byteOffset.value_or(0),
-        "the file ends early (truncated?): loaded the " + std::to_string(m_eventsRead)
+        std::string(kJsonEndedEarly) + ": loaded the " + std::to_string(m_eventsRead)
             + " complete events before the cut (" + m_error->message + ")");
     return takeTrace();
 }

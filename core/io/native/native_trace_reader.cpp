@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/native/native_trace_reader.h"
 
+#include "core/io/common/cut_short.h"
 #include "core/io/common/skipped_warnings.h"
 #include "core/io/native/native_byte_source.h"
 
@@ -165,7 +166,7 @@ private:
                 chunkOffset, "invalid chunk size " + std::to_string(chunk.payloadSize) + " (the file is damaged)");
         const unsigned char* payload = m_source.take(chunk.payloadSize);
         if (!payload)
-            return stop(chunkOffset, "the file is cut off inside a chunk");
+            return stop(chunkOffset, std::string(kChunkCutOff));
         const std::uint64_t payloadOffset = chunkOffset + sizeof(chunk);
         switch (static_cast<native::ChunkType>(chunk.type)) {
         case native::ChunkType::Strings:
