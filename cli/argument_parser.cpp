@@ -2,7 +2,7 @@
 #include "cli/argument_parser.h"
 
 #include <charconv>
-#include <cmath>
+#include <string_view>
 
 namespace gapscope::cli {
 
@@ -15,25 +15,55 @@ std::optional<long long> parseInteger(const std::string& text)
     return value;
 }
 
+namespace {
+
+/// `digits[.digits]` (with an optional sign) times 10^exponent, rounded to the nearest integer (halves away from
+/// zero): decimal text straight into int64, since a double cannot hold a 2024 epoch in ns to the nanosecond.
+std::optional<TimeNs> parseDecimal(std::string_view text, int exponent)
+{
+    bool negative = false;
+    if (!text.empty() && (text.front() == '-' || text.front() == '+')) {
+        negative = text.front() == '-';
+        text.remove_prefix(1);
+    }
+    const std::size_t point = text.find('.');
+    const std::string_view whole = text.substr(0, point);
+    const std::string_view fraction = point == std::string_view::npos ? std::string_view {} : text.substr(point + 1);
+    const auto allDigits
+        = [](std::string_view s) { return s.find_first_not_of("0123456789") == std::string_view::npos; };
+    if ((whole.empty() && fraction.empty()) || !allDigits(whole) || !allDigits(fraction))
+        return std::nullopt;
+    TimeNs value = 0;
+    const auto push = [&value](char digit) {
+        return !__builtin_mul_overflow(value, 10, &value) && !__builtin_add_overflow(value, digit - '0', &value);
+    };
+    for (const char c : whole) {
+        if (!push(c))
+            return std::nullopt;
+    }
+    for (int i = 0; i < exponent; ++i) {
+        if (!push(static_cast<std::size_t>(i) < fraction.size() ? fraction[static_cast<std::size_t>(i)] : '0'))
+            return std::nullopt;
+    }
+    if (fraction.size() > static_cast<std::size_t>(exponent) && fraction[static_cast<std::size_t>(exponent)] >= '5'
+        && __builtin_add_overflow(value, 1, &value))
+        return std::nullopt;
+    return negative ? -value : value;
+}
+
+} // namespace
+
 std::optional<TimeNs> parseTime(const std::string& text)
 {
     struct Unit {
         const char* suffix;
-        double scale;
+        int exponent; // the unit in ns, as a power of ten
     };
-    static constexpr Unit kUnits[] = { { "ns", 1.0 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+    static constexpr Unit kUnits[] = { { "ns", 0 }, { "us", 3 }, { "ms", 6 }, { "s", 9 } };
     for (const Unit& unit : kUnits) {
-        const std::string suffix = unit.suffix;
-        if (text.size() > suffix.size() && text.ends_with(suffix)) {
-            const std::string number = text.substr(0, text.size() - suffix.size());
-            if (auto integer = parseInteger(number); integer && unit.scale == 1.0)
-                return *integer;
-            double value = 0;
-            const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-            if (ec != std::errc() || ptr != number.data() + number.size())
-                return std::nullopt;
-            return static_cast<TimeNs>(std::llround(value * unit.scale));
-        }
+        const std::string_view suffix = unit.suffix;
+        if (text.size() > suffix.size() && text.ends_with(suffix))
+            return parseDecimal(std::string_view(text).substr(0, text.size() - suffix.size()), unit.exponent);
     }
     return parseInteger(text);
 }

@@ -168,7 +168,14 @@ TEST_P(ParseTime, UnitsAndErrors)
 INSTANTIATE_TEST_SUITE_P(Cases, ParseTime,
     ::testing::Values(TimeCase { "1500", 1500 }, TimeCase { "1500ns", 1500 }, TimeCase { "2.5us", 2500 },
         TimeCase { "3ms", 3000000 }, TimeCase { "1623142623.5s", 1623142623500000000 },
-        TimeCase { "12x", std::nullopt }, TimeCase { "", std::nullopt }));
+        TimeCase { "12x", std::nullopt }, TimeCase { "", std::nullopt },
+        // Decimal text goes straight into int64 ns: through a double these were ...190080 ns and 176 ns off.
+        TimeCase { "1694040009854190us", 1694040009854190000 },
+        TimeCase { "1694040009854.190123ms", 1694040009854190123 },
+        TimeCase { "1694040009.8541901234s", 1694040009854190123 }, TimeCase { "0.0005us", 1 },
+        TimeCase { "0.0004us", 0 }, TimeCase { ".5us", 500 }, TimeCase { "-2.5us", -2500 }, TimeCase { "1.5ns", 2 },
+        TimeCase { "9223372036854775808ns", std::nullopt }, TimeCase { "9223372036.854775808s", std::nullopt },
+        TimeCase { "1.2.3ms", std::nullopt }, TimeCase { "1e3us", std::nullopt }, TimeCase { ".us", std::nullopt }));
 
 TEST(ReportOptions, ExplicitWindowAndThreshold)
 {
