@@ -11,15 +11,15 @@
 
 #include "capture/launcher/program_recorder.h"
 #include "capture/launcher/record_kinds.h"
+#include "capture/launcher/run_series.h"
 #include "core/experiment/runs_manifest.h"
 #include "core/io/native/native_trace_writer.h"
 
+#include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include <ctime>
 #include <filesystem>
-#include <map>
 
 #include <unistd.h>
 
@@ -100,50 +100,6 @@ std::optional<double> parseSeconds(const std::string& text)
     return std::nullopt;
 }
 
-/// "2026-12-03T15:04:05.123Z" and the same instant in ns since the epoch (CLOCK_REALTIME).
-std::pair<std::string, std::int64_t> utcNow()
-{
-    const auto now = std::chrono::system_clock::now();
-    const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
-    const std::time_t seconds = static_cast<std::time_t>(ns / 1'000'000'000);
-    std::tm utc {};
-    gmtime_r(&seconds, &utc);
-    char text[64];
-    const std::size_t used = std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", &utc);
-    std::snprintf(text + used, sizeof(text) - used, ".%03dZ", static_cast<int>(ns / 1'000'000 % 1000));
-    return { text, ns };
-}
-
-/// What the recorder changed in the environment the program gets, against the launcher's own.
-std::vector<std::pair<std::string, std::optional<std::string>>> environmentChanges(
-    const std::vector<std::string>& programEnvironment)
-{
-    std::map<std::string, std::string> own;
-    for (char** entry = environ; entry && *entry; ++entry) {
-        const std::string text = *entry;
-        const auto equals = text.find('=');
-        if (equals != std::string::npos)
-            own[text.substr(0, equals)] = text.substr(equals + 1);
-    }
-    std::vector<std::pair<std::string, std::optional<std::string>>> changes;
-    std::map<std::string, bool> seen;
-    for (const std::string& text : programEnvironment) {
-        const auto equals = text.find('=');
-        if (equals == std::string::npos)
-            continue;
-        const std::string name = text.substr(0, equals);
-        seen[name] = true;
-        const auto found = own.find(name);
-        if (found == own.end() || found->second != text.substr(equals + 1))
-            changes.emplace_back(name, text.substr(equals + 1));
-    }
-    for (const auto& [name, value] : own) {
-        if (!seen.count(name))
-            changes.emplace_back(name, std::nullopt);
-    }
-    return changes;
-}
-
 /// One recording: the program run once under the collector, its trace written to `output`.
 struct RecordedRun {
     int status = 0; // the program's exit status; 127: it could not start
@@ -207,37 +163,16 @@ int recordSeries(const capture::RecordOptions& options, std::size_t runs, const 
         err << "gapscope record: cannot make the folder " << folder << ": " << error.message() << "\n";
         return 1;
     }
-    RunsManifest manifest;
-    manifest.program = options.program;
-    manifest.arguments = options.arguments;
-    manifest.kinds = capture::recordKindsText(options.kinds);
+    RunsManifest manifest = capture::seriesManifest(options);
     g_stopSeries.store(false);
-    std::vector<std::string> failures;
     for (std::size_t k = 1; k <= runs && !g_stopSeries.load(); ++k) {
         err << "gapscope record: run " << k << " of " << runs << "\n" << std::flush;
-        ManifestRun entry;
-        entry.file = "run-" + std::to_string(k) + std::string(native::kFileExtension);
-        std::tie(entry.startTime, entry.startNs) = utcNow();
+        ManifestRun entry = capture::beginSeriesRun(k);
         const std::string output = (std::filesystem::path(folder) / entry.file).string();
         const RecordedRun run = recordOnce(options, output, k == runs, err);
         if (k == 1)
-            manifest.environmentChanges = environmentChanges(run.environment);
-        if (run.exit) {
-            entry.exitCode = run.exit->exitCode;
-            entry.signal = run.exit->signal;
-        }
-        entry.wallSeconds = run.wallSeconds;
-        if (!run.problem.empty()) {
-            entry.failed = true;
-            entry.failure = run.problem;
-            if (run.status == 127 || !run.exit)
-                entry.file.clear(); // no trace was written
-        } else if (run.status != 0) {
-            entry.failed = true;
-            entry.failure = run.exit->describe();
-        }
-        if (entry.failed)
-            failures.push_back("run " + std::to_string(k) + " (" + entry.failure + ")");
+            manifest.environmentChanges = capture::environmentChanges(run.environment);
+        capture::endSeriesRun(entry, run.exit, run.wallSeconds, run.problem);
         err << "gapscope record: run " << k << " of " << runs << ": "
             << (run.exit ? run.exit->describe() : entry.failure) << ", " << run.wallSeconds << " s, " << run.events
             << " events" << (entry.failed ? " (failed)" : "") << "\n";
@@ -251,17 +186,10 @@ int recordSeries(const capture::RecordOptions& options, std::size_t runs, const 
             return 127;
         }
     }
-    err << "Recorded " << manifest.runs.size() << " of " << runs << " runs into " << folder << " (manifest "
-        << kRunsManifestName << ")";
-    if (failures.empty()) {
-        err << "; compare two such folders with: gapscope diff BASE_DIR NEW_DIR\n";
-        return 0;
-    }
-    err << "; " << failures.size() << " failed, left out of comparisons:";
-    for (const std::string& f : failures)
-        err << " " << f << ";";
-    err << "\n";
-    return 1;
+    err << capture::seriesSummaryLine(manifest, runs, folder) << "\n";
+    const bool anyFailed
+        = std::any_of(manifest.runs.begin(), manifest.runs.end(), [](const ManifestRun& run) { return run.failed; });
+    return anyFailed ? 1 : 0;
 }
 
 } // namespace
