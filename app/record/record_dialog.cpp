@@ -24,6 +24,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTextCursor>
@@ -162,10 +163,20 @@ QWidget* RecordDialog::createForm()
     timing->addWidget(m_duration, 1);
     form->addRow(tr("Timing:"), timing);
 
+    m_runs = new QSpinBox(m_form);
+    m_runs->setRange(1, 1000);
+    m_runs->setSuffix(tr(" run(s)"));
+    m_runs->setToolTip(tr("Record the program this many times, one after the other, into one folder: a trace per "
+                          "run and the manifest gapscope-runs.json. Compare two such folders with "
+                          "`gapscope diff BASE_DIR NEW_DIR`: run-to-run noise, not the steps of one run, decides "
+                          "the verdict."));
+    form->addRow(buddyLabel(tr("R&uns:"), m_runs), m_runs);
+
     m_output = new QLineEdit(m_form);
-    form->addRow(
-        buddyLabel(tr("&Output file:"), m_output), withButton(m_output, tr("Browse..."), &RecordDialog::browseOutput));
+    m_outputLabel = buddyLabel(tr("&Output file:"), m_output);
+    form->addRow(m_outputLabel, withButton(m_output, tr("Browse..."), &RecordDialog::browseOutput));
     connect(m_workingDirectory, &QLineEdit::textChanged, this, &RecordDialog::updateOutputPlaceholder);
+    connect(m_runs, &QSpinBox::valueChanged, this, &RecordDialog::updateOutputPlaceholder);
     updateOutputPlaceholder();
     return m_form;
 }
@@ -227,7 +238,10 @@ QString RecordDialog::defaultOutputFolder(const QString& workingDirectory)
 void RecordDialog::updateOutputPlaceholder()
 {
     const QString folder = defaultOutputFolder(m_workingDirectory->text().trimmed());
-    m_output->setPlaceholderText(tr("default: %1/gapscope-DATE-TIME.gapscope").arg(folder));
+    const bool series = m_runs->value() > 1;
+    m_outputLabel->setText(series ? tr("&Output folder:") : tr("&Output file:"));
+    m_output->setPlaceholderText(series ? tr("default: %1/gapscope-DATE-TIME-runs/run-K.gapscope").arg(folder)
+                                        : tr("default: %1/gapscope-DATE-TIME.gapscope").arg(folder));
 }
 
 std::optional<RecordRequest> RecordDialog::requestFromForm(QString& error) const
@@ -277,13 +291,29 @@ std::optional<RecordRequest> RecordDialog::requestFromForm(QString& error) const
     if (m_duration->value() > 0)
         options.durationSeconds = m_duration->value();
 
+    request.runs = m_runs->value();
     QString output = m_output->text().trimmed();
-    if (output.isEmpty())
-        output = defaultOutputFolder(workingDirectory) + QLatin1Char('/')
-            + QString::fromStdString(defaultRecordingName(std::time(nullptr)));
+    if (output.isEmpty()) {
+        QString name = QString::fromStdString(defaultRecordingName(std::time(nullptr)));
+        if (request.runs > 1)
+            name = QFileInfo(name).completeBaseName() + QStringLiteral("-runs");
+        output = defaultOutputFolder(workingDirectory) + QLatin1Char('/') + name;
+    }
     // A relative name is the program's folder's, where its other output lands.
     const QDir base(workingDirectory.isEmpty() ? QDir::currentPath() : workingDirectory);
     request.outputFile = QDir::cleanPath(base.absoluteFilePath(output));
+    if (request.runs > 1) {
+        // A folder of earlier runs is never mixed with these: its manifest would name runs of another setting.
+        const QDir existing(request.outputFile);
+        if (existing.exists() && !existing.isEmpty())
+            request.outputFile = QString::fromStdString(freshRecordingPath(request.outputFile.toStdString()));
+        if (QFileInfo(request.outputFile).isFile()) {
+            error
+                = tr("The output %1 is a file; with %2 runs, name a folder.").arg(request.outputFile).arg(request.runs);
+            return std::nullopt;
+        }
+        return request;
+    }
     if (QFileInfo(request.outputFile).isDir()) {
         error = tr("The output %1 is a folder; name a file.").arg(request.outputFile);
         return std::nullopt;
@@ -302,16 +332,39 @@ bool RecordDialog::startRecording()
         showMessage(error);
         return false;
     }
-    const QString folder = QFileInfo(request->outputFile).absolutePath();
+    const QString folder = request->runs > 1 ? request->outputFile : QFileInfo(request->outputFile).absolutePath();
     if (!QDir().mkpath(folder)) {
         showMessage(tr("Cannot create the folder %1 for the recording.").arg(folder));
         return false;
     }
-    auto* session = new RecordSession(std::move(request->options), request->outputFile, this);
-    if (auto startError = session->start()) {
-        delete session;
+    m_series.reset();
+    m_summaryView->clear();
+    m_summaryView->hide();
+    if (request->runs > 1) {
+        m_series = std::make_unique<RecordSeries>(request->options, folder, request->runs);
+        m_seriesOptions = request->options;
+        const QString file = m_series->beginNextRun();
+        if (auto startError = startSession(m_seriesOptions, file)) {
+            // The first run cannot start: nor could any other. Nothing was written but the folder.
+            m_series.reset();
+            showMessage(tr("Cannot record: %1").arg(*startError));
+            return false;
+        }
+        return true;
+    }
+    if (auto startError = startSession(std::move(request->options), request->outputFile)) {
         showMessage(tr("Cannot record: %1").arg(*startError));
         return false;
+    }
+    return true;
+}
+
+std::optional<QString> RecordDialog::startSession(capture::RecordOptions options, const QString& file)
+{
+    auto* session = new RecordSession(std::move(options), file, this);
+    if (auto startError = session->start()) {
+        delete session;
+        return startError;
     }
     if (m_session)
         m_session->deleteLater();
@@ -323,23 +376,24 @@ bool RecordDialog::startRecording()
     connect(session, &RecordSession::finished, this, &RecordDialog::onFinished);
 
     showMessage({});
-    m_outputView->clear();
+    if (!m_series || m_series->current() == 1)
+        m_outputView->clear(); // the runs of a series write into one view, one after the other
     m_outputView->setPlaceholderText(tr("The program's output (stdout; stderr in red)"));
-    m_summaryView->clear();
-    m_summaryView->hide();
     m_records->setText(QStringLiteral("0"));
     m_dropped->setText(QStringLiteral("0"));
     m_dropped->setStyleSheet({});
     m_processes->setText(QStringLiteral("0"));
-    m_status->setText(tr("Recording %1 (pid %2) into %3")
-                          .arg(m_program->text().trimmed())
-                          .arg(session->pid())
-                          .arg(QDir::toNativeSeparators(session->outputFile())));
+    const QString recording = tr("Recording %1 (pid %2) into %3")
+                                  .arg(m_program->text().trimmed())
+                                  .arg(session->pid())
+                                  .arg(QDir::toNativeSeparators(session->outputFile()));
+    m_status->setText(
+        m_series ? tr("Run %1 of %2: %3").arg(m_series->current()).arg(m_series->runs()).arg(recording) : recording);
     m_clock.start();
     m_ticker.start();
     tickElapsed();
     setRunningUi(true);
-    return true;
+    return std::nullopt;
 }
 
 void RecordDialog::stopRecording()
@@ -347,6 +401,8 @@ void RecordDialog::stopRecording()
     if (!isRecording())
         return;
     m_session->requestStop();
+    if (m_series)
+        m_series->stop(); // the run under way is the last, as Ctrl-C ends `gapscope record --runs`
     static const char* const kSent[] = { "SIGINT", "SIGTERM", "SIGKILL" };
     const int sent = std::min(m_session->stopRequests(), 3) - 1;
     m_status->setText(tr("Stopping the program: %1 sent to its process group.").arg(QLatin1String(kSent[sent])));
@@ -430,6 +486,10 @@ void RecordDialog::onFinished(const std::shared_ptr<const RecordingOutcome>& out
     }
     if (outcome->wallSeconds > 0) // the launcher's clock, from the start to the end of the group
         m_elapsed->setText(elapsedText(static_cast<qint64>(outcome->wallSeconds * 1000.0)));
+    if (m_series) {
+        onSeriesRunFinished(*outcome);
+        return;
+    }
     setRunningUi(false);
     if (m_outputView->document()->isEmpty())
         m_outputView->setPlaceholderText(tr("The program wrote nothing."));
@@ -439,12 +499,7 @@ void RecordDialog::onFinished(const std::shared_ptr<const RecordingOutcome>& out
         QString summary = outcome->summaryText;
         summary += tr("Wrote %1 (%n event(s)); it opens in the viewer.", nullptr, static_cast<int>(outcome->events))
                        .arg(QDir::toNativeSeparators(outcome->outputFile));
-        m_summaryView->setPlainText(summary);
-        m_summaryView->show();
-        if (auto* splitter = qobject_cast<QSplitter*>(m_summaryView->parentWidget())) {
-            const int height = splitter->height();
-            splitter->setSizes({ height / 2, height - height / 2 });
-        }
+        showSummary(summary);
         m_status->setText(tr("The program %1. The recording opens in the viewer.")
                               .arg(QString::fromStdString(outcome->exit.describe())));
         emit recordingFinished(outcome->outputFile);
@@ -453,6 +508,71 @@ void RecordDialog::onFinished(const std::shared_ptr<const RecordingOutcome>& out
         m_status->setText(tr("The recording failed."));
         emit recordingFailed(outcome->error);
     }
+}
+
+void RecordDialog::showSummary(const QString& text)
+{
+    m_summaryView->setPlainText(text);
+    m_summaryView->show();
+    if (auto* splitter = qobject_cast<QSplitter*>(m_summaryView->parentWidget())) {
+        const int height = splitter->height();
+        splitter->setSizes({ height / 2, height - height / 2 });
+    }
+}
+
+void RecordDialog::onSeriesRunFinished(const RecordingOutcome& outcome)
+{
+    const QString ended = outcome.succeeded ? tr("%1, %2 s, %n event(s)", nullptr, static_cast<int>(outcome.events))
+                                                  .arg(QString::fromStdString(outcome.exit.describe()))
+                                                  .arg(outcome.wallSeconds, 0, 'f', 2)
+                                            : tr("failed: %1").arg(outcome.error);
+    m_summaryView->appendPlainText(tr("Run %1 of %2: %3").arg(m_series->current()).arg(m_series->runs()).arg(ended));
+    m_summaryView->show();
+    if (auto problem = m_series->endRun(outcome, m_session->environment())) {
+        showMessage(tr("The runs manifest could not be written: %1. No further run starts.").arg(*problem));
+        m_series->stop();
+    }
+    startNextSeriesRun();
+}
+
+void RecordDialog::startNextSeriesRun()
+{
+    while (m_series->hasMoreRuns()) {
+        const QString file = m_series->beginNextRun();
+        const auto startError = startSession(m_seriesOptions, file);
+        if (!startError)
+            return;
+        m_summaryView->appendPlainText(
+            tr("Run %1 of %2 could not start: %3").arg(m_series->current()).arg(m_series->runs()).arg(*startError));
+        if (auto problem = m_series->endRunNotStarted(*startError)) {
+            showMessage(tr("The runs manifest could not be written: %1. No further run starts.").arg(*problem));
+            m_series->stop();
+        }
+    }
+    finishSeries();
+}
+
+void RecordDialog::finishSeries()
+{
+    setRunningUi(false);
+    if (m_stopQuestion)
+        m_stopQuestion->hide();
+    const QString last = m_series->lastGoodRun();
+    QString summary = m_summaryView->toPlainText() + QLatin1Char('\n') + m_series->summaryLine();
+    if (last.isEmpty()) {
+        showSummary(summary);
+        m_status->setText(tr("Every run failed: nothing was opened."));
+        emit recordingFailed(m_series->summaryLine());
+        return;
+    }
+    summary
+        += QLatin1Char('\n') + tr("The last good run, %1, opens in the viewer.").arg(QDir::toNativeSeparators(last));
+    showSummary(summary);
+    m_status->setText(tr("Recorded %1 of %2 runs into %3. The last good run opens in the viewer.")
+                          .arg(m_series->manifest().runs.size())
+                          .arg(m_series->runs())
+                          .arg(QDir::toNativeSeparators(m_series->folder())));
+    emit recordingFinished(last);
 }
 
 void RecordDialog::askToStop()
@@ -509,6 +629,13 @@ void RecordDialog::browseWorkingDirectory()
 
 void RecordDialog::browseOutput()
 {
+    if (m_runs->value() > 1) {
+        const QString folder = QFileDialog::getExistingDirectory(
+            this, tr("Folder for the runs"), defaultOutputFolder(m_workingDirectory->text().trimmed()));
+        if (!folder.isEmpty())
+            m_output->setText(folder);
+        return;
+    }
     const QString file = QFileDialog::getSaveFileName(this, tr("Save the recording as"),
         defaultOutputFolder(m_workingDirectory->text().trimmed()), tr("GapScope recordings (*.gapscope)"));
     if (!file.isEmpty())

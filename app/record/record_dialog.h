@@ -6,6 +6,7 @@
 // program ends the panel shows the summary `gapscope record` prints and the dialog announces the
 // recording, which the main window opens. Non-modal: the viewer stays usable meanwhile.
 
+#include "app/record/record_series.h"
 #include "app/record/record_session.h"
 
 #include <QDialog>
@@ -13,6 +14,7 @@
 #include <QTimer>
 
 #include <map>
+#include <memory>
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -21,13 +23,16 @@ class QLineEdit;
 class QMessageBox;
 class QPlainTextEdit;
 class QPushButton;
+class QSpinBox;
 
 namespace gapscope::app {
 
-/// What the form asks for, checked: the launcher's options and the file to write.
+/// What the form asks for, checked: the launcher's options and the file to write (with `runs` > 1, the folder the
+/// runs go into).
 struct RecordRequest {
     capture::RecordOptions options;
     QString outputFile;
+    int runs = 1;
 };
 
 class RecordDialog : public QDialog {
@@ -48,6 +53,8 @@ public:
     bool isRecording() const { return m_session && m_session->isRunning(); }
     /// The current or last session; null before the first start.
     RecordSession* session() const { return m_session; }
+    /// The current or last series of runs (Runs > 1); null when the last recording was one run.
+    const RecordSeries* series() const { return m_series.get(); }
     /// Where a recording goes when the output field is left empty: the working folder (the
     /// viewer's own when empty) if writable, else the application's "recordings" folder.
     static QString defaultOutputFolder(const QString& workingDirectory);
@@ -62,6 +69,7 @@ public:
     QCheckBox* kindBox(capture::RecordKind kind) const { return m_kinds.at(kind); }
     QDoubleSpinBox* delayField() const { return m_delay; }
     QDoubleSpinBox* durationField() const { return m_duration; }
+    QSpinBox* runsField() const { return m_runs; }
     QLineEdit* outputField() const { return m_output; }
     QPushButton* recordButton() const { return m_recordButton; }
     QPushButton* stopButton() const { return m_stopButton; }
@@ -102,6 +110,14 @@ private:
     void onProgress(const capture::RecordProgress& progress);
     void onOutput(bool isStderr, const QString& text);
     void onFinished(const std::shared_ptr<const RecordingOutcome>& outcome);
+    /// Starts one run; the launcher's message when the program cannot start.
+    std::optional<QString> startSession(capture::RecordOptions options, const QString& file);
+    /// Starts the series' next run; a run that cannot start is recorded as failed and the next one tried.
+    void startNextSeriesRun();
+    /// One run of a series ended: the next one starts, or the series ends.
+    void onSeriesRunFinished(const RecordingOutcome& outcome);
+    void finishSeries();
+    void showSummary(const QString& text);
     void askToStop();
 
     QWidget* m_form = nullptr;
@@ -112,6 +128,8 @@ private:
     std::map<capture::RecordKind, QCheckBox*> m_kinds;
     QDoubleSpinBox* m_delay = nullptr;
     QDoubleSpinBox* m_duration = nullptr;
+    QSpinBox* m_runs = nullptr;
+    QLabel* m_outputLabel = nullptr;
     QLineEdit* m_output = nullptr;
     QLabel* m_message = nullptr;
 
@@ -127,6 +145,8 @@ private:
     QMessageBox* m_stopQuestion = nullptr;
 
     RecordSession* m_session = nullptr;
+    std::unique_ptr<RecordSeries> m_series;
+    capture::RecordOptions m_seriesOptions; // what each run of the series records
     QElapsedTimer m_clock;
     QTimer m_ticker;
 };

@@ -94,6 +94,7 @@ void RecordSession::run()
     } else {
         capture::RecordResult& result = recorded.value();
         outcome->exit = result.exit;
+        outcome->exited = true;
         outcome->wallSeconds = result.wallSeconds;
         outcome->events = result.trace.eventCount();
         outcome->summaryText

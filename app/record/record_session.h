@@ -29,6 +29,8 @@ struct RecordingOutcome {
     QString error;
     QString outputFile;
     capture::ProgramExit exit;
+    /// The program ran and its recording was gathered: `exit` says how it ended (false: nothing was gathered).
+    bool exited = false;
     double wallSeconds = 0.0;
     capture::RecordingSummary summary;
     /// The summary as `gapscope record` prints it (capture::formatSummary); empty on failure.
@@ -53,6 +55,8 @@ public:
     int stopRequests() const { return m_stopRequests; }
     bool isRunning() const { return m_running; }
     qint64 pid() const;
+    /// The environment the program got ("NAME=value" lines), once started.
+    const std::vector<std::string>& environment() const { return m_recorder->environment(); }
     const QString& outputFile() const { return m_outputFile; }
     /// The latest progress report (elapsed time, records and dropped records so far).
     const capture::RecordProgress& lastProgress() const { return m_lastProgress; }
