@@ -4,6 +4,7 @@
 #include "cli/job_report.h"
 #include "cli/report_text.h"
 #include "cli/text_columns.h"
+#include "core/analysis/nearest_rank.h"
 #include "core/model/labels.h"
 #include "core/model/time_format.h"
 #include "core/summary/summary_json.h"
@@ -70,6 +71,32 @@ void writeDeviceText(const RankSummary& r, const DeviceSummary& d, std::ostream&
     out << deviceLabel(device) << ", " << rankTitle(r) << "\n";
     out << "  window       " << windowKindName(r.window) << " [" << d.windowStart << ", " << d.windowEnd << ") ns\n";
     writeDeviceFigureLines({ d.spanNs, d.busyNs, d.idleNs, d.gapCount, d.idleByCause, d.exposed }, out);
+}
+
+/// One metric of `summarize --metric`, its values pooled over the ranks that have it.
+struct PooledMetric {
+    std::string name;
+    std::string spec;
+    WindowKind window = WindowKind::Gpu;
+    std::vector<TimeNs> values;
+    std::size_t ranks = 0;
+};
+
+/// The metrics the summaries carry, in the order of the first rank that has each, values of all ranks pooled.
+std::vector<PooledMetric> pooledMetrics(const std::vector<RankSummary>& ranks)
+{
+    std::vector<PooledMetric> pooled;
+    for (const RankSummary& r : ranks) {
+        for (const RankMetric& m : r.metrics) {
+            auto found = std::find_if(pooled.begin(), pooled.end(),
+                [&](const PooledMetric& p) { return p.name == m.name && p.spec == m.spec; });
+            if (found == pooled.end())
+                found = pooled.insert(pooled.end(), PooledMetric { m.name, m.spec, r.window, {}, 0 });
+            found->values.insert(found->values.end(), m.valuesNs.begin(), m.valuesNs.end());
+            ++found->ranks;
+        }
+    }
+    return pooled;
 }
 
 } // namespace
@@ -141,6 +168,14 @@ void writeSummaryReportJson(const std::vector<RankSummary>& ranks, const ReportO
     doc["processes"] = processes;
     doc["devices"] = devices;
     doc["gaps"] = gaps;
+    json metrics = json::array();
+    for (PooledMetric& m : pooledMetrics(ranks)) {
+        const std::size_t n = m.values.size();
+        metrics.push_back({ { "name", m.name }, { "spec", m.spec }, { "window", windowKindName(m.window) }, { "n", n },
+            { "p50_ns", n ? json(nearestRankPercentile(m.values, 0.50)) : json(nullptr) },
+            { "p95_ns", n ? json(nearestRankPercentile(m.values, 0.95)) : json(nullptr) }, { "ranks", m.ranks } });
+    }
+    doc["metrics"] = metrics;
     doc["import"] = { { "skipped_events", skipped }, { "warnings", json::array() } };
     if (ranks.size() > 1 && gpuActivity)
         doc["job"] = jobToJson(ranks, analyzeSummaries(ranks));
@@ -198,6 +233,17 @@ void writeSummaryReportText(const std::vector<RankSummary>& ranks, const ReportO
         out << "\nSteps of " << rankTitle(*r) << ": " << r->steps << " measured, " << r->warmupSteps
             << " warm-up excluded; p50 " << formatDuration(r->stepP50Ns) << ", p95 " << formatDuration(r->stepP95Ns)
             << "\n";
+    }
+    std::vector<PooledMetric> metrics = pooledMetrics(ranks);
+    if (!metrics.empty())
+        out << "\nMetrics (nearest-rank p50 and p95, the values of every rank that has the metric pooled)\n";
+    for (PooledMetric& m : metrics) {
+        out << "  " << m.name << " (" << m.spec << ", window " << windowKindName(m.window) << ", " << m.ranks
+            << " rank(s)): n = " << m.values.size();
+        if (!m.values.empty())
+            out << ", p50 " << formatDuration(nearestRankPercentile(m.values, 0.50)) << ", p95 "
+                << formatDuration(nearestRankPercentile(m.values, 0.95));
+        out << "\n";
     }
     if (ranks.size() > 1) {
         out << "\n";

@@ -161,6 +161,37 @@ TEST(ExperimentMetrics, SummariesKeepTheMetricsForDiff)
     EXPECT_EQ(metricNamed(nlohmann::json::parse(other.out), "q")["p50"]["verdict"], "no verdict");
 }
 
+// report of summaries gives each metric over every rank's values: ProfilerStep#6..#10 of both runs pooled, 10
+// values (see the top); sorted, the 5th (nearest-rank p50) is 163461 µs and the 10th (p95) 181259 µs.
+TEST(ExperimentMetrics, ReportOfSummariesPoolsEachMetricOverTheRanks)
+{
+    test::TempDir dir;
+    std::vector<std::string> summaries;
+    for (const std::string& trace : { kResnet0, kResnet4 }) {
+        summaries.push_back(dir.file(std::to_string(summaries.size()) + ".summary.json"));
+        const RunResult s = test::run(runSummarize,
+            { "--window", "steps", "--warmup", "1", "--metric", "p=range:ProfilerStep", trace, "-o",
+                summaries.back() });
+        ASSERT_EQ(s.exitCode, 0) << s.err;
+    }
+    const RunResult r = test::run(runReport, { "--json", summaries[0], summaries[1] });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    const nlohmann::json& p = metricNamed(doc, "p");
+    EXPECT_EQ(p["spec"], "range:ProfilerStep");
+    EXPECT_EQ(p["window"], "steps");
+    EXPECT_EQ(p["n"], 10);
+    EXPECT_EQ(p["ranks"], 2);
+    EXPECT_EQ(p["p50_ns"], 163461 * kUs);
+    EXPECT_EQ(p["p95_ns"], 181259 * kUs);
+
+    const RunResult text = test::run(runReport, { summaries[0], summaries[1] });
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("  p (range:ProfilerStep, window steps, 2 rank(s)): n = 10, p50 163.5 ms, p95 181.3 ms"),
+        std::string::npos)
+        << text.out;
+}
+
 TEST(ExperimentMetrics, ABadMetricIsAUsageError)
 {
     const RunResult bad = test::run(runDiff, { "--metric", "x=range:(", kResnet0, kResnet4 });
