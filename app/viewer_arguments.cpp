@@ -31,9 +31,11 @@ std::unique_ptr<CLI::App> viewerApp(ViewerArguments& read)
         app->add_option_function<std::string>(
                "--" + name,
                [&read, name, check](const std::string& value) {
-                   if (check) {
-                       if (const std::optional<std::string> problem = check(value))
-                           throw CLI::ValidationError("--" + name + " " + *problem + ", got '" + value + "'");
+                   const std::optional<std::string> problem = check ? check(value) : std::nullopt;
+                   if (problem) {
+                       std::string message = "--" + name;
+                       message += " " + *problem + ", got '" + value + "'";
+                       throw CLI::ValidationError(message);
                    }
                    read.options[name].push_back(value);
                },

@@ -227,7 +227,7 @@ std::string usageHint(const CommandHelp& help)
     return text + "`gapscope " + help.name + " --help` says what each option does.\n";
 }
 
-ArgumentSpec::ArgumentSpec(std::string command, std::string summary)
+ArgumentSpec::ArgumentSpec(const std::string& command, std::string summary)
     : m_declared(std::make_unique<Declarations>(command, std::move(summary)))
 { }
 

@@ -40,7 +40,7 @@ public:
     using ValueHandler = std::function<ArgumentCheck(const std::string& value)>;
 
     /// `command`: "report", ...; `summary`: what it does, in one line.
-    ArgumentSpec(std::string command, std::string summary);
+    ArgumentSpec(const std::string& command, std::string summary);
     ~ArgumentSpec();
     ArgumentSpec(ArgumentSpec&&) noexcept;
     ArgumentSpec& operator=(ArgumentSpec&&) noexcept;
