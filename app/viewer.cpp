@@ -7,14 +7,17 @@
 #include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/main_window.h"
 #include "app/mainwindow/window_geometry.h"
+#include "app/viewer_arguments.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QSettings>
 #include <QTimer>
 
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace gapscope {
 
@@ -57,33 +60,27 @@ int runViewer(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("gapscope"));
     QApplication::setApplicationVersion(QStringLiteral(GAPSCOPE_VERSION));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("GapScope: GPU timeline viewer and idle-gap analysis"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    for (const ViewerOption& declared : kViewerOptions) {
-        QCommandLineOption option(QString::fromLatin1(declared.name), QString::fromUtf8(declared.help));
-        if (declared.valueName)
-            option.setValueName(QString::fromLatin1(declared.valueName));
-        parser.addOption(option);
+    const auto read = readViewerArguments(std::vector<std::string>(argv + 1, argv + argc));
+    if (!read) {
+        std::fputs(read.error().text.c_str(), read.error().exitCode == 0 ? stdout : stderr);
+        return read.error().exitCode;
     }
-    const QString demo = QStringLiteral("demo");
-    const QString screenshot = QStringLiteral("screenshot");
-    const QString longestGap = QStringLiteral("select-longest-gap");
-    const QString explainGap = QStringLiteral("explain-longest-gap");
-    const QString size = QStringLiteral("size");
-    const QString compare = QStringLiteral("compare");
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("Trace files (the ranks of one job)."), QStringLiteral("[TRACE...]"));
-    parser.process(application);
+    const ViewerArguments& arguments = read.value();
+    const std::string_view demo = "demo";
+    const std::string_view screenshot = "screenshot";
+    const std::string_view longestGap = "select-longest-gap";
+    const std::string_view explainGap = "explain-longest-gap";
+    const std::string_view size = "size";
+    const std::string_view compare = "compare";
 
     app::MainWindow window;
-    if (parser.isSet(size)) {
-        const QStringList parts = parser.value(size).split(QLatin1Char('x'));
-        if (parts.size() == 2)
-            window.resize(parts[0].toInt(), parts[1].toInt());
+    if (arguments.isSet(size)) {
+        const QStringList parts = QString::fromStdString(arguments.value(size)).split(QLatin1Char('x'));
+        window.resize(parts[0].toInt(), parts[1].toInt()); // checked: WxH (checkWindowSize)
     }
-    const QStringList compareWith = parser.values(compare);
+    QStringList compareWith;
+    for (const std::string& run : arguments.values(compare))
+        compareWith << QString::fromStdString(run);
     if (!compareWith.isEmpty()) {
         // Once BASE is on screen (its first showing only), NEW is loaded under it.
         auto started = std::make_shared<bool>(false);
@@ -94,18 +91,19 @@ int runViewer(int argc, char** argv)
             window.comparison()->compareWith(compareWith);
         });
     }
-    if (parser.isSet(screenshot))
-        scheduleScreenshot(window, parser.value(screenshot), parser.isSet(longestGap), parser.isSet(explainGap),
-            !compareWith.isEmpty());
-    else if (parser.isSet(longestGap) || parser.isSet(explainGap))
-        QObject::connect(&window, &app::MainWindow::traceShown, &window, [&window, explain = parser.isSet(explainGap)] {
-            if (window.analysisDocks()->gapsDock()->model()->rowCount() == 0)
-                return;
-            window.showGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
-            if (explain)
-                window.annotations()->explainGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
-        });
-    if (parser.isSet(size) || parser.isSet(screenshot)) {
+    if (arguments.isSet(screenshot))
+        scheduleScreenshot(window, QString::fromStdString(arguments.value(screenshot)), arguments.isSet(longestGap),
+            arguments.isSet(explainGap), !compareWith.isEmpty());
+    else if (arguments.isSet(longestGap) || arguments.isSet(explainGap))
+        QObject::connect(
+            &window, &app::MainWindow::traceShown, &window, [&window, explain = arguments.isSet(explainGap)] {
+                if (window.analysisDocks()->gapsDock()->model()->rowCount() == 0)
+                    return;
+                window.showGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
+                if (explain)
+                    window.annotations()->explainGap(window.analysisDocks()->gapsDock()->model()->gapAt(0));
+            });
+    if (arguments.isSet(size) || arguments.isSet(screenshot)) {
         window.show(); // the size asked for
     } else {
         QSettings settings;
@@ -115,13 +113,15 @@ int runViewer(int argc, char** argv)
             saveWindowGeometry(window, settings);
         });
     }
-    const QStringList files = parser.positionalArguments();
+    QStringList files;
+    for (const std::string& trace : arguments.traces)
+        files << QString::fromStdString(trace);
     if (!files.isEmpty())
         window.openFiles(files);
-    else if (parser.isSet(demo))
+    else if (arguments.isSet(demo))
         window.openDemo();
-    else if (parser.isSet(screenshot))
-        QTimer::singleShot(300, &window, [&window, file = parser.value(screenshot)] {
+    else if (arguments.isSet(screenshot))
+        QTimer::singleShot(300, &window, [&window, file = QString::fromStdString(arguments.value(screenshot))] {
             window.grab().save(file);
             QApplication::exit(0);
         });

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/command_line.h"
 
-#include "cli/command_usage.h"
 #include "cli/commands.h"
 // The viewer's option list only (a Qt-free header): which first arguments ask for the viewer.
 #include "app/viewer.h"
@@ -22,20 +21,27 @@ namespace {
 
 using Command = int (*)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-// Each subcommand and the function that runs it (commands.h); its usage is in command_usage.cpp.
-constexpr std::pair<std::string_view, Command> kCommands[] = {
-    { "report", runReport },
-    { "diff", runDiff },
-    { "summarize", runSummarize },
-    { "job", runJob },
-    { "convert", runConvert },
-    { "export", runExport },
-    { "record", runRecord },
-    { "critical-path", runCriticalPath },
-    { "whatif", runWhatIf },
+struct CommandEntry {
+    std::string_view name;
+    Command run;
+    /// Its help, made from the declarations its parser reads with.
+    CommandHelp (*help)();
 };
 
-// Composed from each command's own usage (cli/command_usage.cpp), so that the two never drift.
+// Each subcommand, the function that runs it and its help (commands.h), in the order `gapscope --help` lists them.
+constexpr CommandEntry kCommands[] = {
+    { "report", runReport, reportHelp },
+    { "diff", runDiff, diffHelp },
+    { "summarize", runSummarize, summarizeHelp },
+    { "job", runJob, jobHelp },
+    { "critical-path", runCriticalPath, criticalPathHelp },
+    { "whatif", runWhatIf, whatIfHelp },
+    { "convert", runConvert, convertHelp },
+    { "record", runRecord, recordHelp },
+    { "export", runExport, exportHelp },
+};
+
+// Each command's summary and forms, as its own --help gives them.
 void printUsage(std::ostream& out)
 {
     out << "GapScope " GAPSCOPE_VERSION " - GPU timeline viewer and idle-gap analysis\n\n"
@@ -45,12 +51,20 @@ void printUsage(std::ostream& out)
            "  gapscope BASE... --compare NEW  open BASE with NEW under it, aligned on a step, and their diff\n"
            "  gapscope -- PROGRAM [ARGS...]  record PROGRAM, then open the recording in the viewer\n"
            "  gapscope --help | --version\n"
-           "  gapscope COMMAND --help        the usage of one command\n";
-    for (const CommandUsage& command : commandUsages()) {
-        out << "\n  " << command.name << ": " << command.summary << "\n";
-        for (std::size_t begin = 0; begin < command.forms.size();) {
-            const std::size_t end = command.forms.find('\n', begin);
-            out << "    " << command.forms.substr(begin, end - begin + 1);
+           "  gapscope COMMAND --help        one command's options and what each does\n";
+    out << "\nViewer options:\n";
+    for (const ViewerOption& option : kViewerOptions) {
+        std::string name
+            = std::string("--") + option.name + (option.valueName ? std::string(" ") + option.valueName : "");
+        name.resize(std::max<std::size_t>(name.size() + 1, 26), ' ');
+        out << "  " << name << option.help << "\n";
+    }
+    for (const CommandEntry& command : kCommands) {
+        const CommandHelp help = command.help();
+        out << "\n  " << help.name << ": " << help.summary << "\n";
+        for (std::size_t begin = 0; begin < help.usage.size();) {
+            const std::size_t end = help.usage.find('\n', begin);
+            out << "    " << help.usage.substr(begin, end - begin + 1);
             begin = end + 1;
         }
     }
@@ -116,15 +130,14 @@ int runCommandLine(int argc, char** argv, const ViewerEntry* viewer)
     }
     const std::string command = args[0];
     args.erase(args.begin());
-    const auto& commands = commandUsages();
-    const bool known = std::any_of(commands.begin(), commands.end(), [&](const auto& c) { return c.name == command; });
-    if (known && args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-        std::cout << usageText(command);
-        return 0;
-    }
-    for (const auto& [name, run] : kCommands) {
-        if (command == name)
-            return run(args, std::cout, std::cerr);
+    for (const CommandEntry& entry : kCommands) {
+        if (command != entry.name)
+            continue;
+        if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+            std::cout << entry.help().text;
+            return 0;
+        }
+        return entry.run(args, std::cout, std::cerr);
     }
     std::cerr << "gapscope: unknown command '" << command << "'\n\n";
     printUsage(std::cerr);

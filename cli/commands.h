@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "cli/argument_parser.h"
+
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,6 +26,17 @@ int runSummarize(const std::vector<std::string>& args, std::ostream& out, std::o
 /// `job [--json] [-o DIR] [--threads N] [--mpi] TRACES...|DIR`: the ranks' summaries matched into a job report
 /// (job_pipeline.h).
 int runJob(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// Each command's help, made from the declarations its parser reads with (argument_parser.h).
+CommandHelp reportHelp();
+CommandHelp diffHelp();
+CommandHelp summarizeHelp();
+CommandHelp jobHelp();
+CommandHelp convertHelp();
+CommandHelp exportHelp();
+CommandHelp recordHelp();
+CommandHelp criticalPathHelp();
+CommandHelp whatIfHelp();
 
 /// `critical-path TRACE [--step N | --window T0:T1] [--json]`: the critical path of a step (docs/critical-path.md).
 int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

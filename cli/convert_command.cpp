@@ -1,14 +1,37 @@
 // SPDX-License-Identifier: MIT
-#include "cli/command_usage.h"
 #include "cli/commands.h"
 #include "core/io/trace_file.h"
 
 namespace gapscope::cli {
 
-int runConvert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+namespace {
+
+ArgumentSpec convertArguments(std::vector<std::string>& files)
 {
-    if (args.size() != 2 || args[0].starts_with("-")) {
-        err << usageText("convert");
+    ArgumentSpec spec("convert", "any trace GapScope reads to Chrome trace-event JSON");
+    spec.positional("IN OUT",
+        "IN: a trace GapScope reads (.json, .json.gz, .gapscope, an Nsight Systems .sqlite export or .nsys-rep "
+        "report)\nOUT: .json or .json.gz (Chrome trace-event JSON in the Kineto dialect)",
+        [&](const std::string& file) { files.push_back(file); });
+    return spec;
+}
+
+} // namespace
+
+CommandHelp convertHelp()
+{
+    std::vector<std::string> files;
+    return convertArguments(files).help();
+}
+
+int runConvert(const std::vector<std::string>& all, std::ostream& out, std::ostream& err)
+{
+    std::vector<std::string> args;
+    ArgumentCheck problem = convertArguments(args).parse(all);
+    if (!problem && args.size() != 2)
+        problem = UsageError { "give IN and OUT" };
+    if (problem) {
+        err << "gapscope convert: " << problem->message << "\n" << usageHint(convertHelp());
         return 2;
     }
     auto loaded = loadTraceFile(args[0]);

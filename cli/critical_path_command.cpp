@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // `gapscope critical-path: the critical path of a step or window` (docs/critical-path.md).
-#include "cli/command_usage.h"
 #include "cli/commands.h"
 #include "cli/critical_path_report.h"
 #include "cli/text_columns.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/critical_path_report.h"
+#include "cli/commands.h"
 
-#include "cli/command_usage.h"
 #include "cli/text_columns.h"
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
@@ -123,7 +123,8 @@ std::optional<PathCommandInput> preparePathCommand(
     const std::string prefix = "gapscope " + std::string(command) + ": ";
     auto options = parseCriticalPathOptions(args, command == "whatif");
     if (!options) {
-        err << prefix << options.error().message << "\n" << usageText(command);
+        err << prefix << options.error().message << "\n"
+            << usageHint(command == "whatif" ? whatIfHelp() : criticalPathHelp());
         exitCode = 2;
         return std::nullopt;
     }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include "cli/command_usage.h"
 #include "cli/commands.h"
 #include "cli/diff_metrics.h"
 #include "cli/diff_report.h"
@@ -432,7 +431,7 @@ int runDiff(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 {
     const auto options = parseDiffOptions(args);
     if (!options) {
-        err << "gapscope diff: " << options.error().message << "\n" << usageText("diff");
+        err << "gapscope diff: " << options.error().message << "\n" << usageHint(diffHelp());
         return 2;
     }
     LoadedRuns runs = loadRuns(*options, options->baseRuns, options->newRuns, options->note.has_value());

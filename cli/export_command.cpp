@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `gapscope export TRACE [--markdown OUT] [--png OUT]`: the hypotheses report and the annotated
 // screenshot, headless, from the trace and its annotation sidecar.
-#include "cli/command_usage.h"
 #include "cli/commands.h"
 #include "cli/export_options.h"
 #include "core/annotations/after_trace_measurements.h"
@@ -82,7 +81,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
 {
     const auto options = parseExportOptions(args);
     if (!options) {
-        err << "gapscope export: " << options.error().message << "\n" << usageText("export");
+        err << "gapscope export: " << options.error().message << "\n" << usageHint(exportHelp());
         return 2;
     }
     // Checked before any work so that a build without the renderer writes nothing rather than half.

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `gapscope job`: summarizes each rank's file on a thread pool (or, with --mpi, across MPI ranks: job_mpi.cpp),
 // matches the collectives of the ranks and writes the job report.
-#include "cli/command_usage.h"
 #include "cli/commands.h"
 #include "cli/job_pipeline.h"
 
@@ -11,7 +10,7 @@ int runJob(const std::vector<std::string>& args, std::ostream& out, std::ostream
 {
     const auto options = parseJobOptions(args);
     if (!options) {
-        err << "gapscope job: " << options.error().message << "\n" << usageText("job");
+        err << "gapscope job: " << options.error().message << "\n" << usageHint(jobHelp());
         return 2;
     }
     const auto files = jobFiles(options->inputs);

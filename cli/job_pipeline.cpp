@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/job_pipeline.h"
 
+#include "cli/commands.h"
 #include "cli/job_report.h"
 #include "cli/report_options.h"
 #include "core/io/common/atomic_file.h"
@@ -49,27 +50,46 @@ std::string summaryFileName(const RankSummary& s)
     return fs::path(s.source).filename().string() + "-pid" + std::to_string(s.pid) + std::string(kSummaryFileExtension);
 }
 
+ArgumentSpec jobArguments(JobOptions& options)
+{
+    ArgumentSpec spec("job", "the ranks of a job summarized on a thread pool (or MPI) and matched into a job report");
+    spec.analysisOptions(options.analysis);
+    spec.flag("--json", "the job report as JSON instead of text", [&] { options.json = true; });
+    spec.flag("--mpi", "summarize the ranks across MPI processes (mpirun -n N gapscope job --mpi ...)",
+        [&] { options.mpi = true; });
+    spec.value("-o DIR",
+        "write the ranks' summaries (rank-00003.summary.json ...) and the report files into DIR (for report and diff)",
+        [&](const std::string& folder) -> ArgumentCheck {
+            options.outputDir = folder;
+            return std::nullopt;
+        });
+    spec.count("--threads N", "threads summarizing the files (default: as many as the machine runs at once)",
+        [&](std::size_t n) { options.threads = static_cast<unsigned>(n); });
+    spec.count(
+        "--top N", "collectives listed in the text report (default 10)", [&](std::size_t n) { options.top = n; });
+    spec.positional("TRACES...|DIR",
+        "the ranks' traces, or folders searched for them (or for their .summary.json files)",
+        [&](const std::string& input) { options.inputs.push_back(input); });
+    return spec;
+}
+
 } // namespace
 
 ParseResult<JobOptions> parseJobOptions(const std::vector<std::string>& args)
 {
     JobOptions options;
-    ArgumentSpec spec;
-    spec.analysisOptions(options.analysis);
-    spec.flag("--json", [&] { options.json = true; });
-    spec.flag("--mpi", [&] { options.mpi = true; });
-    spec.value("-o", [&](const std::string& folder) -> ArgumentCheck {
-        options.outputDir = folder;
-        return std::nullopt;
-    });
-    spec.count("--threads", [&](std::size_t n) { options.threads = static_cast<unsigned>(n); });
-    spec.count("--top", [&](std::size_t n) { options.top = n; });
-    spec.positional([&](const std::string& input) { options.inputs.push_back(input); });
+    ArgumentSpec spec = jobArguments(options);
     if (ArgumentCheck problem = spec.parse(args))
         return *problem;
     if (options.inputs.empty())
         return UsageError { "no trace or folder given" };
     return options;
+}
+
+CommandHelp jobHelp()
+{
+    JobOptions options;
+    return jobArguments(options).help();
 }
 
 ParseResult<std::vector<std::string>> jobFiles(const std::vector<std::string>& inputs)

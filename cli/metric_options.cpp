@@ -8,7 +8,11 @@ namespace gapscope::cli {
 void metricOptions(ArgumentSpec& spec, std::vector<MetricSpec>& metrics)
 {
     spec.value(
-        "--metric",
+        "--metric NAME=SPEC",
+        "also measure (diff: also judge, on p50 and p95) this metric; repeatable. SPEC: range:REGEX (durations of "
+        "matching CPU/NVTX ranges), interval:REGEX (one match's start to the next on the same thread), first:REGEX "
+        "(window start to the end of the first match), gpu:REGEX (kernel time per step), step. In diff, a metric "
+        "that moved against the first one that moved is listed as a side effect (docs/experiments.md)",
         [&metrics](const std::string& text) -> ArgumentCheck {
             auto parsed = parseMetricArgument(text);
             if (!parsed)

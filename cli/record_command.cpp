@@ -6,7 +6,6 @@
 // folder OUT: one trace per run and the runs manifest (core/experiment/runs_manifest.h) that `diff`
 // reads. Tool output goes to stderr: stdout belongs to the program.
 
-#include "cli/command_usage.h"
 #include "cli/commands.h"
 
 #include "capture/launcher/program_recorder.h"
@@ -20,6 +19,7 @@
 #include <csignal>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 
 #include <unistd.h>
 
@@ -192,69 +192,90 @@ int recordSeries(const capture::RecordOptions& options, std::size_t runs, const 
     return anyFailed ? 1 : 0;
 }
 
+/// What `gapscope record` was asked for.
+struct RecordRequest {
+    capture::RecordOptions options;
+    std::string output;
+    std::optional<std::size_t> runs;
+    std::vector<std::string> program;
+};
+
+ArgumentSpec recordArguments(RecordRequest& request)
+{
+    ArgumentSpec spec("record", "runs a CUDA program under the collector and writes its trace");
+    spec.value("-o,--output OUT",
+        "the recording (default gapscope-YYYYmmdd-HHMMSS.gapscope in the current folder); with --runs, the folder",
+        [&](const std::string& path) -> ArgumentCheck {
+            request.output = path;
+            return std::nullopt;
+        });
+    spec.value("--kinds LIST",
+        "what to record, comma-separated: kernel, memcpy, memset, sync, runtime, driver, nvtx, overhead, or the "
+        "groups cuda and all (default all)",
+        [&](const std::string& text) -> ArgumentCheck {
+            const auto kinds = capture::parseRecordKinds(text);
+            if (!kinds)
+                return UsageError { "--kinds: " + kinds.error().message };
+            request.options.kinds = *kinds;
+            return std::nullopt;
+        });
+    const auto seconds = [](const std::string& option, bool positive, const std::function<void(double)>& set) {
+        return [option, positive, set](const std::string& text) -> ArgumentCheck {
+            const auto value = parseSeconds(text);
+            if (!value || (positive && *value == 0))
+                return UsageError { option + " takes a number of seconds, not '" + text + "'" };
+            set(*value);
+            return std::nullopt;
+        };
+    };
+    spec.value("--delay S", "start recording S seconds after the program starts",
+        seconds("--delay", false, [&](double s) { request.options.delaySeconds = s; }));
+    spec.value("--duration S", "record for S seconds, then stop the program (SIGINT)",
+        seconds("--duration", true, [&](double s) { request.options.durationSeconds = s; }));
+    spec.value("--runs N",
+        "run PROGRAM N times, one after the other, with the same environment: DIR (-o) gets run-1.gapscope ... "
+        "run-N.gapscope and gapscope-runs.json (program, arguments, environment changes, kinds, and each run's "
+        "start, exit and wall time); a run that fails is named there and left out by diff. --kinds nvtx: the "
+        "low-overhead runs (no CUPTI) that measure the profiler's cost (docs/experiments.md)",
+        [&](const std::string& text) -> ArgumentCheck {
+            const auto n = parseInteger(text);
+            if (!n || *n < 1)
+                return UsageError { "--runs takes a count >= 1, not '" + text + "'" };
+            request.runs = static_cast<std::size_t>(*n);
+            return std::nullopt;
+        });
+    spec.rest("[--] PROGRAM [ARGS...]", "the program and its own arguments (everything after PROGRAM is its own)",
+        [&](std::vector<std::string> program) { request.program = std::move(program); });
+    spec.form("--runs N -o DIR [--kinds LIST] [--] PROGRAM [ARGS...]   (N runs, one folder)");
+    spec.footer("PROGRAM runs with your environment plus the collector's; every process it starts is recorded too. "
+                "Ctrl-C stops it (again: SIGTERM, a third time: SIGKILL). Exits with the program's status.");
+    return spec;
+}
+
 } // namespace
+
+CommandHelp recordHelp()
+{
+    RecordRequest request;
+    return recordArguments(request).help();
+}
 
 int runRecord(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     (void)out; // stdout is the program's
-    capture::RecordOptions options;
-    std::string output;
-    std::optional<std::size_t> runs;
-    std::size_t i = 0;
-    for (; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        const bool hasValue = i + 1 < args.size();
-        if (arg == "--") {
-            ++i;
-            break;
-        }
-        if ((arg == "-o" || arg == "--output") && hasValue) {
-            output = args[++i];
-        } else if (arg == "--kinds" && hasValue) {
-            const auto kinds = capture::parseRecordKinds(args[++i]);
-            if (!kinds) {
-                err << "gapscope record: --kinds: " << kinds.error().message << "\n";
-                return 2;
-            }
-            options.kinds = *kinds;
-        } else if ((arg == "--delay" || arg == "--duration") && hasValue) {
-            const auto seconds = parseSeconds(args[++i]);
-            if (!seconds || (arg == "--duration" && *seconds == 0)) {
-                err << "gapscope record: " << arg << " takes a number of seconds, not '" << args[i] << "'\n";
-                return 2;
-            }
-            if (arg == "--delay")
-                options.delaySeconds = *seconds;
-            else
-                options.durationSeconds = *seconds;
-        } else if (arg == "--runs" && hasValue) {
-            const std::string& text = args[++i];
-            std::size_t used = 0;
-            long long n = 0;
-            try {
-                n = std::stoll(text, &used);
-            } catch (...) { }
-            if (used != text.size() || n < 1) {
-                err << "gapscope record: --runs takes a count >= 1, not '" << text << "'\n";
-                return 2;
-            }
-            runs = static_cast<std::size_t>(n);
-        } else if (arg == "-h" || arg == "--help") {
-            err << usageText("record");
-            return 0;
-        } else if (arg.starts_with("-")) {
-            err << "gapscope record: unknown option or missing value: " << arg << "\n" << usageText("record");
-            return 2;
-        } else {
-            break; // the program; everything after it is its own
-        }
-    }
-    if (i >= args.size()) {
-        err << "gapscope record: no program given\n" << usageText("record");
+    RecordRequest request;
+    ArgumentCheck problem = recordArguments(request).parse(args);
+    if (!problem && request.program.empty())
+        problem = UsageError { "no program given" };
+    if (problem) {
+        err << "gapscope record: " << problem->message << "\n" << usageHint(recordHelp());
         return 2;
     }
-    options.program = args[i];
-    options.arguments.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+    capture::RecordOptions& options = request.options;
+    std::string& output = request.output;
+    const std::optional<std::size_t>& runs = request.runs;
+    options.program = request.program.front();
+    options.arguments.assign(request.program.begin() + 1, request.program.end());
     if (runs) {
         if (output.empty()) {
             err << "gapscope record: --runs needs -o DIR, the folder the runs go into\n";

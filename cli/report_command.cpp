@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include "cli/command_usage.h"
 #include "cli/commands.h"
 #include "cli/job_report.h"
 #include "cli/report_json.h"
@@ -20,7 +19,7 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
 {
     const auto options = parseReportOptions(args);
     if (!options) {
-        err << "gapscope report: " << options.error().message << "\n" << usageText("report");
+        err << "gapscope report: " << options.error().message << "\n" << usageHint(reportHelp());
         return 2;
     }
     const auto summaries = std::count_if(

@@ -32,7 +32,7 @@ done
 RUN_PACKAGES=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev libgl-dev fonts-dejavu-core
-  nlohmann-json3-dev zlib1g-dev libsqlite3-dev
+  nlohmann-json3-dev zlib1g-dev libsqlite3-dev libcli11-dev
 )
 TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev libopenmpi-dev openmpi-bin)
 HARDENING_PACKAGES=(clang libclang-rt-14-dev llvm-14)

@@ -9,7 +9,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 run_set="$("$ROOT/scripts/setup.sh" --set run --print-packages)"
 test_set="$("$ROOT/scripts/setup.sh" --set test --print-packages)"
 hardening_set="$("$ROOT/scripts/setup.sh" --set hardening --print-packages)"
-for p in qt6-base-dev g++ cmake ninja-build nlohmann-json3-dev zlib1g-dev libsqlite3-dev; do
+for p in qt6-base-dev g++ cmake ninja-build nlohmann-json3-dev zlib1g-dev libsqlite3-dev libcli11-dev; do
   grep -qx "$p" <<<"$run_set" || fail "run set lacks $p"
 done
 for p in libgtest-dev libgmock-dev libbenchmark-dev libopenmpi-dev clang llvm-14 libclang-rt-14-dev; do
