@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <vector>
 
 namespace gapscope {
@@ -12,7 +13,7 @@ namespace gapscope {
 /// Nearest-rank percentile (the smallest value with at least `fraction` of the values at or below it, as
 /// percentile() in percentile.h) by selection instead of a full sort: for the kernel statistics of traces
 /// with millions of kernels. Reorders `values`; 0 when empty.
-inline TimeNs nearestRankPercentile(std::vector<TimeNs>& values, double fraction)
+template <typename T> T nearestRankPercentile(std::span<T> values, double fraction)
 {
     if (values.empty())
         return 0;
@@ -21,6 +22,11 @@ inline TimeNs nearestRankPercentile(std::vector<TimeNs>& values, double fraction
     rank = std::clamp<std::size_t>(rank, 1, n);
     std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(rank - 1), values.end());
     return values[rank - 1];
+}
+/// The same over a whole vector.
+inline TimeNs nearestRankPercentile(std::vector<TimeNs>& values, double fraction)
+{
+    return nearestRankPercentile(std::span<TimeNs>(values), fraction);
 }
 
 } // namespace gapscope

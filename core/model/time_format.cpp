@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/time_format.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -26,9 +27,14 @@ std::string formatDuration(TimeNs ns, bool ascii)
     }
     const double absValue = std::fabs(value);
     const int decimals = absValue >= 100 ? 1 : (absValue >= 10 ? 2 : 3);
+    // std::to_chars rounds as printf's %.*f does (exactly, from the binary value, ties to even), without the
+    // format parsing and locale that made snprintf a large part of a full report's gap summaries.
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f %s", decimals, value, unit);
-    return buffer;
+    char* end = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals).ptr;
+    *end++ = ' ';
+    std::string text(buffer, end);
+    text += unit;
+    return text;
 }
 
 std::string formatRelativeTime(TimeNs t, TimeNs origin)
