@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// JsonStreamWriter::string scans eight bytes at a time for what needs escaping: every byte value, at every place
+// JsonStreamWriter::string scans 16 and 8 bytes at a time for what needs escaping: every byte value, at every place
 // in and across those words, must come out as the one-byte-at-a-time rule has it.
 #include "core/io/common/json_stream_writer.h"
 
@@ -53,7 +53,7 @@ std::string written(const std::string& text)
 
 TEST(JsonStreamWriter, EveryByteAtEveryPlaceOfAWordIsWrittenAsAloneItWouldBe)
 {
-    constexpr std::size_t kLength = 19; // two words and a tail
+    constexpr std::size_t kLength = 27; // a block of 16, a word of 8 and a tail
     for (int c = 0; c < 256; ++c) {
         for (std::size_t at = 0; at < kLength; ++at) {
             std::string text(kLength, 'a');
@@ -67,8 +67,8 @@ TEST(JsonStreamWriter, EveryByteAtEveryPlaceOfAWordIsWrittenAsAloneItWouldBe)
 
 TEST(JsonStreamWriter, UnicodeAcrossAWordBoundaryIsKept)
 {
-    for (std::size_t at = 0; at < 17; ++at) {
-        std::string text(18, 'x');
+    for (std::size_t at = 0; at < 25; ++at) {
+        std::string text(26, 'x');
         text.replace(at, 2, "\u00b5"); // two bytes, at every alignment
         ASSERT_EQ(written(text), "\"" + text + "\"") << "at " << at;
     }
