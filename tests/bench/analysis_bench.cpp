@@ -265,6 +265,7 @@ void BM_FullAnalysis(benchmark::State& state)
 BENCHMARK(BM_FullAnalysis)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
 
 /// What `gapscope report --json` asks for (AnalysisOptions {}): also every stream gap with its cause.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
 void BM_FullAnalysisWithStreamGaps(benchmark::State& state)
 {
     runAnalysis(state, AnalysisOptions {});

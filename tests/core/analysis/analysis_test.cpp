@@ -268,24 +268,22 @@ TEST(KernelStatsTest, PercentilesAreTheSameWhateverTheSpreadOfDurations)
     const Trace trace = hand.build();
     AnalysisOptions options;
     options.window = { WindowKind::Explicit, 0, us(0), us(1e7) };
-    const AnalysisResult result = analyze(trace, options);
-    ASSERT_EQ(result.kernels.size(), 3u);
-    const KernelStats& longest = result.kernels[0];
-    EXPECT_EQ(longest.name, "long");
-    EXPECT_EQ(longest.p50Ns, 1'000'000'000);
-    EXPECT_EQ(longest.p95Ns, 5'000'000'000);
-    EXPECT_EQ(longest.maxNs, 5'000'000'000);
-    const KernelStats& spread = result.kernels[1];
-    EXPECT_EQ(spread.name, "spread");
-    EXPECT_EQ(spread.p50Ns, us(50));
-    EXPECT_EQ(spread.p95Ns, us(100));
-    const KernelStats& small = result.kernels[2];
-    EXPECT_EQ(small.name, "tiny");
-    EXPECT_EQ(small.count, 10u);
-    EXPECT_EQ(small.totalNs, 39);
-    EXPECT_EQ(small.p50Ns, 3);
-    EXPECT_EQ(small.p95Ns, 9);
-    EXPECT_EQ(small.maxNs, 9);
+    const std::vector<KernelStats> kernels = analyze(trace, options).kernels;
+    ASSERT_EQ(kernels.size(), 3u);
+    // By total time: "long" (6 s), "spread" (550 µs), "tiny" (39 ns).
+    EXPECT_EQ(kernels[0].name, "long");
+    EXPECT_EQ(kernels[0].p50Ns, 1'000'000'000);
+    EXPECT_EQ(kernels[0].p95Ns, 5'000'000'000);
+    EXPECT_EQ(kernels[0].maxNs, 5'000'000'000);
+    EXPECT_EQ(kernels[1].name, "spread");
+    EXPECT_EQ(kernels[1].p50Ns, us(50));
+    EXPECT_EQ(kernels[1].p95Ns, us(100));
+    EXPECT_EQ(kernels[2].name, "tiny");
+    EXPECT_EQ(kernels[2].count, 10u);
+    EXPECT_EQ(kernels[2].totalNs, 39);
+    EXPECT_EQ(kernels[2].p50Ns, 3);
+    EXPECT_EQ(kernels[2].p95Ns, 9);
+    EXPECT_EQ(kernels[2].maxNs, 9);
 }
 
 TEST(LaunchDelayTest, IsOpStartMinusLaunchStart)
