@@ -38,7 +38,10 @@ int runReport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const Trace& trace = loaded.value();
     for (const ImportWarning& w : trace.warnings())
         err << "warning: " << w.toString() << "\n";
-    const AnalysisResult result = analyze(trace, options->analysis);
+    // Stream gaps are listed by the JSON report alone (the text lists device gaps), so only it asks for them.
+    AnalysisOptions analysis = options->analysis;
+    analysis.streamGaps = options->json;
+    const AnalysisResult result = analyze(trace, analysis);
     // Several processes: the ranks of one job, compared through their summaries (as `gapscope job` does).
     std::vector<RankSummary> ranks;
     if (trace.processes().size() > 1 && result.hasGpuActivity) {

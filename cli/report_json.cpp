@@ -13,6 +13,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace gapscope::cli {
 
@@ -125,7 +128,7 @@ public:
         m_out.raw(", \"kind\": ");
         m_out.string(eventKindName(e.kind));
         m_out.raw(", \"lane\": ");
-        m_out.string(laneLabel(m_trace, ref->lane));
+        m_out.string(laneText(ref->lane));
         m_out.raw(", \"start_ns\": ");
         m_out.integer(e.start);
         m_out.raw(", \"end_ns\": ");
@@ -253,8 +256,20 @@ public:
     }
 
 private:
+    /// laneLabel(), made once per lane: each gap names up to four events, most on the same few lanes.
+    const std::string& laneText(LaneIndex lane)
+    {
+        if (m_laneLabels.empty())
+            m_laneLabels.resize(m_trace.lanes().size());
+        std::optional<std::string>& label = m_laneLabels[lane.value];
+        if (!label)
+            label = laneLabel(m_trace, lane);
+        return *label;
+    }
+
     const Trace& m_trace;
     JsonStreamWriter& m_out;
+    std::vector<std::optional<std::string>> m_laneLabels;
 };
 
 } // namespace

@@ -8,19 +8,32 @@ namespace gapscope {
 
 std::vector<std::size_t> longestGaps(const GapList& gaps, std::size_t count, bool deviceGapsOnly)
 {
-    GapRanking ranking(count);
-    ranking.reserve(gaps.size());
-    std::size_t index = 0;
-    for (const GapRun& run : gaps.runs()) {
-        if (deviceGapsOnly && run.stream) {
-            index += run.gaps.size();
-            continue;
+    const auto forEachGap = [&](auto&& visit) {
+        std::size_t index = 0;
+        for (const GapRun& run : gaps.runs()) {
+            if (deviceGapsOnly && run.stream) {
+                index += run.gaps.size();
+                continue;
+            }
+            for (const StoredGap& gap : run.gaps)
+                visit(RankedGap { gap.duration(), index++ });
         }
-        for (const StoredGap& gap : run.gaps)
-            ranking.offer({ gap.duration(), index++ });
+    };
+    std::vector<RankedGap> ranked;
+    if (count >= gaps.size()) {
+        // Every gap (the full JSON report): one sort in the same order, not a heap of them all.
+        ranked.reserve(gaps.size());
+        forEachGap([&](RankedGap gap) { ranked.push_back(gap); });
+        std::sort(ranked.begin(), ranked.end(), rankedBefore);
+    } else {
+        GapRanking ranking(count);
+        ranking.reserve(gaps.size());
+        forEachGap([&](RankedGap gap) { ranking.offer(gap); });
+        ranked = ranking.sorted();
     }
     std::vector<std::size_t> out;
-    for (const RankedGap& r : ranking.sorted())
+    out.reserve(ranked.size());
+    for (const RankedGap& r : ranked)
         out.push_back(r.index);
     return out;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/chrome/event_pipeline.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <utility>
@@ -36,6 +37,12 @@ void EventPipeline::start()
 ParsedEvent& EventPipeline::slot()
 {
     if (m_current.count == m_current.events.size()) {
+        // A fresh batch gets room for as many events as the largest batch so far held: grown from nothing, each of
+        // the first batches copied its events to fresh pages about twice (perf: a fifth of a 55 MB report's time).
+        if (m_current.events.empty() && m_largestBatch > 0) {
+            m_current.events.reserve(m_largestBatch);
+            m_current.offsets.reserve(m_largestBatch);
+        }
         m_current.events.emplace_back();
         m_current.offsets.emplace_back();
     }
@@ -136,6 +143,7 @@ void EventPipeline::retire(char* data, std::size_t capacity)
         m_changed.notify_all();
         return;
     }
+    m_largestBatch = std::max(m_largestBatch, m_current.count);
     Batch batch = std::move(m_current);
     batch.buffer = data;
     batch.capacity = capacity;

@@ -76,6 +76,7 @@ private:
     bool m_closing = false;
     std::exception_ptr m_failure;
     Batch m_current; // the window buffer's events, filled by the parsing thread
+    std::size_t m_largestBatch = 0; // the most events a batch held so far
     std::thread m_thread;
 };
 

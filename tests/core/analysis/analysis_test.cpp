@@ -251,6 +251,41 @@ TEST(KernelStatsTest, CountsWholeKernelsStartingInTheWindowSortedByTotal)
     EXPECT_TRUE(analyze(trace, without).kernels.empty());
 }
 
+TEST(KernelStatsTest, PercentilesAreTheSameWhateverTheSpreadOfDurations)
+{
+    // "tiny": ten kernels of 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 ns (fewer distinct durations than kernels: counted per
+    // duration); sorted 1 1 2 3 3 4 5 5 6 9, so p50 = the 5th = 3 ns, p95 = the 10th = 9 ns. "long": 1 s and 5 s
+    // (beyond 32 bits of ns): p50 = the 1st = 1 s, p95 = the 2nd = 5 s. "spread": 50, 10, 90, 30, 70, 20, 80, 40,
+    // 100, 60 µs: p50 = the 5th = 50 µs, p95 = the 10th = 100 µs.
+    HandTrace hand;
+    const int tinyNs[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
+    for (int i = 0; i < 10; ++i)
+        hand.kernel(7, 100.0 * i, 100.0 * i + tinyNs[i] / 1000.0, "tiny");
+    hand.kernel(8, 0, 1e6, "long").kernel(8, 2e6, 7e6, "long");
+    const int spreadUs[] = { 50, 10, 90, 30, 70, 20, 80, 40, 100, 60 };
+    for (int i = 0; i < 10; ++i)
+        hand.kernel(9, 1000.0 * i, 1000.0 * i + spreadUs[i], "spread");
+    const Trace trace = hand.build();
+    AnalysisOptions options;
+    options.window = { WindowKind::Explicit, 0, us(0), us(1e7) };
+    const std::vector<KernelStats> kernels = analyze(trace, options).kernels;
+    ASSERT_EQ(kernels.size(), 3u);
+    // By total time: "long" (6 s), "spread" (550 µs), "tiny" (39 ns).
+    EXPECT_EQ(kernels[0].name, "long");
+    EXPECT_EQ(kernels[0].p50Ns, 1'000'000'000);
+    EXPECT_EQ(kernels[0].p95Ns, 5'000'000'000);
+    EXPECT_EQ(kernels[0].maxNs, 5'000'000'000);
+    EXPECT_EQ(kernels[1].name, "spread");
+    EXPECT_EQ(kernels[1].p50Ns, us(50));
+    EXPECT_EQ(kernels[1].p95Ns, us(100));
+    EXPECT_EQ(kernels[2].name, "tiny");
+    EXPECT_EQ(kernels[2].count, 10u);
+    EXPECT_EQ(kernels[2].totalNs, 39);
+    EXPECT_EQ(kernels[2].p50Ns, 3);
+    EXPECT_EQ(kernels[2].p95Ns, 9);
+    EXPECT_EQ(kernels[2].maxNs, 9);
+}
+
 TEST(LaunchDelayTest, IsOpStartMinusLaunchStart)
 {
     const Trace trace = HandTrace()
