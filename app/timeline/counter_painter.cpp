@@ -37,13 +37,13 @@ void paintCounterLane(
     const int bottom = top + row.height - 2;
     double scale = 0.0;
     for (const std::uint32_t t : row.counterTracks)
-        scale = std::max(scale, cache.counter(*scene.trace, t, columns).top);
+        scale = std::max(scale, cache.counter(*scene.trace, *scene.index, t, columns).top);
     if (scale <= 0.0 || height <= 0)
         return;
     const auto yOf
         = [&](double v) { return bottom - static_cast<int>(std::lround(std::clamp(v / scale, 0.0, 1.0) * height)); };
     for (std::size_t i = 0; i < row.counterTracks.size() && i < 2; ++i) {
-        const CounterDrawList& list = cache.counter(*scene.trace, row.counterTracks[i], columns);
+        const CounterDrawList& list = cache.counter(*scene.trace, *scene.index, row.counterTracks[i], columns);
         const QColor colour = counterTrackColor(i);
         QColor fill = colour;
         fill.setAlpha(110);

@@ -209,7 +209,7 @@ void BM_PaintMemoryLane(benchmark::State& state)
         state.SetIterationTime(ms / 1000.0);
     }
     for (std::uint32_t t = 0; t < f.trace->counters().tracks().size(); ++t)
-        visited += cache.counter(*f.trace, t, static_cast<int>(axisWidth)).visited;
+        visited += cache.counter(*f.trace, *f.index, t, static_cast<int>(axisWidth)).visited;
     if (visited == 0)
         state.SkipWithError("the memory lane was not painted");
     state.counters["p50_ms"] = percentile(frameMs, 0.50);

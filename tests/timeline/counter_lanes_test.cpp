@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace gapscope;
 using namespace gapscope::timeline;
 
@@ -24,7 +26,7 @@ TEST(CounterDrawListTest, EachColumnHoldsTheValuesTheSteppedLineTakesInIt)
     // 100 ns a column: nothing before the first point (column 1); 5, 7 and 2 inside column 1; 2 holds through
     // columns 2 and 3; column 4 steps from 2 up to 9, which holds to the end.
     const CounterTrack t = track({ { 100, 5 }, { 150, 7 }, { 160, 2 }, { 400, 9 } });
-    const CounterDrawList list = buildCounterDrawList(t, TimeAxis { 0, 1000, 10 }, 10);
+    const CounterDrawList list = buildCounterDrawList(t, CounterSummary::build(t), TimeAxis { 0, 1000, 10 }, 10);
     EXPECT_EQ(list.firstColumn, 1);
     ASSERT_EQ(list.columns.size(), 9u);
     EXPECT_EQ(list.columns[0].min, 2);
@@ -46,7 +48,7 @@ TEST(CounterDrawListTest, ARangeStartsWithTheValueHoldingAtItsStartAndReadsOnlyT
 {
     const CounterTrack t = track({ { 100, 5 }, { 150, 7 }, { 160, 2 }, { 400, 9 }, { 900, 1 } });
     // [300, 500) over 2 columns: 2 (from 160) holds at 300; column 1 steps to 9 at 400.
-    const CounterDrawList list = buildCounterDrawList(t, TimeAxis { 300, 500, 2 }, 2);
+    const CounterDrawList list = buildCounterDrawList(t, CounterSummary::build(t), TimeAxis { 300, 500, 2 }, 2);
     EXPECT_EQ(list.firstColumn, 0);
     ASSERT_EQ(list.columns.size(), 2u);
     EXPECT_EQ(list.columns[0].min, 2);
@@ -60,9 +62,39 @@ TEST(CounterDrawListTest, ARangeStartsWithTheValueHoldingAtItsStartAndReadsOnlyT
 TEST(CounterDrawListTest, ARangeBeforeTheFirstPointHasNoColumns)
 {
     const CounterTrack t = track({ { 100, 5 } });
-    const CounterDrawList list = buildCounterDrawList(t, TimeAxis { 0, 50, 5 }, 5);
+    const CounterDrawList list = buildCounterDrawList(t, CounterSummary::build(t), TimeAxis { 0, 50, 5 }, 5);
     EXPECT_EQ(list.firstColumn, 5);
     EXPECT_TRUE(list.columns.empty());
+}
+
+TEST(CounterDrawListTest, AColumnOfManyPointsReadsTheirBlocksAndGivesWhatEveryPointWouldGive)
+{
+    // 10,000 points, one a nanosecond, over 7 columns: about 1,430 points (some 44 blocks) a column.
+    std::vector<CounterPoint> points;
+    for (TimeNs t = 0; t < 10'000; ++t)
+        points.push_back(CounterPoint { t, static_cast<double>((t * 7919) % 1000) - (t == 6'001 ? 5'000.0 : 0.0) });
+    const CounterTrack t = track(points);
+    const TimeAxis axis { 0, 10'000, 7 };
+    const CounterDrawList list = buildCounterDrawList(t, CounterSummary::build(t), axis, 7);
+    ASSERT_EQ(list.columns.size(), 7u);
+    for (int c = 0; c < 7; ++c) {
+        double low = 1e300;
+        double high = -1e300;
+        double last = 0;
+        for (const CounterPoint& p : points) {
+            if (static_cast<int>(axis.timeToX(p.time)) == c) {
+                low = std::min(low, p.value);
+                high = std::max(high, p.value);
+                last = p.value;
+            }
+        }
+        EXPECT_EQ(list.columns[static_cast<std::size_t>(c)].min, low) << c;
+        EXPECT_EQ(list.columns[static_cast<std::size_t>(c)].max, high) << c;
+        EXPECT_EQ(list.columns[static_cast<std::size_t>(c)].last, last) << c;
+    }
+    EXPECT_EQ(list.columns[4].min, 1.0 * ((6'001 * 7919) % 1000) - 5'000.0); // the dip, inside a block
+    EXPECT_LT(list.visited, 1'000u); // blocks, not 10,000 points
+    EXPECT_EQ(list.top, 999.0);
 }
 
 TEST(SampleColumnsTest, CountsTheSamplesOfEachColumnOfTheHalfOpenRange)

@@ -10,6 +10,7 @@
 #include "core/model/cpu_samples.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace gapscope::timeline {
@@ -22,6 +23,17 @@ struct CounterColumn {
     double last = 0.0;
 };
 
+/// The lowest and highest value of each block of kCounterBlock points of a track, and the track's largest value:
+/// a column spanning thousands of points reads their blocks, not each point. Built with the TimelineIndex.
+inline constexpr std::size_t kCounterBlock = 32;
+struct CounterSummary {
+    /// Block b: points [b * kCounterBlock, (b + 1) * kCounterBlock), the last block possibly shorter.
+    std::vector<std::pair<double, double>> blocks;
+    /// The largest value of the track, and 0 when none is larger.
+    double top = 0.0;
+    static CounterSummary build(const CounterTrack& track);
+};
+
 struct CounterDrawList {
     /// Columns before this one lie before the track's first point: the counter has no value there.
     int firstColumn = 0;
@@ -30,13 +42,15 @@ struct CounterDrawList {
     std::vector<CounterColumn> columns;
     /// The largest value of the whole track, and 0 when none is larger: the lane's top, the same at every zoom.
     double top = 0.0;
-    /// Points read to build it (for tests and the benchmark).
+    /// Points and blocks read to build it (for tests and the benchmark).
     std::size_t visited = 0;
 };
 
 /// Builds the columns of a track (points sorted by time, as a finished trace has them) over `columns` pixels of
-/// `axis`. Reads the point before the range (the value holding at its start) and the points inside it only.
-CounterDrawList buildCounterDrawList(const CounterTrack& track, const TimeAxis& axis, int columns);
+/// `axis`. Reads the point before the range (the value holding at its start) and what lies inside it only: each
+/// point, or where a column holds whole blocks, their summary (`summary` of this track).
+CounterDrawList buildCounterDrawList(
+    const CounterTrack& track, const CounterSummary& summary, const TimeAxis& axis, int columns);
 
 /// The samples of a thread in each pixel column [c, c + 1) of the axis (samples sorted by time).
 std::vector<std::uint32_t> buildSampleColumns(const ThreadSamples& thread, const TimeAxis& axis, int columns);

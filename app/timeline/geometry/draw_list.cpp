@@ -233,13 +233,15 @@ const std::vector<float>& DrawListCache::utilization(const TimelineIndex& index,
     return *slot;
 }
 
-const CounterDrawList& DrawListCache::counter(const Trace& trace, std::uint32_t track, int columns)
+const CounterDrawList& DrawListCache::counter(
+    const Trace& trace, const TimelineIndex& index, std::uint32_t track, int columns)
 {
     if (m_counters.size() < trace.counters().tracks().size())
         m_counters.resize(trace.counters().tracks().size());
     auto& slot = m_counters[track];
     if (!slot || slot->first != columns) {
-        slot.emplace(columns, buildCounterDrawList(trace.counters().tracks()[track], *m_axis, columns));
+        slot.emplace(
+            columns, buildCounterDrawList(trace.counters().tracks()[track], index.counter(track), *m_axis, columns));
         ++m_builds;
     }
     return slot->second;

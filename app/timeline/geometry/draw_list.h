@@ -62,7 +62,7 @@ public:
         const Trace& trace, const TimelineIndex& index, LaneIndex lane, const DrawListOptions& options = {});
     const std::vector<float>& utilization(const TimelineIndex& index, DeviceIndex device, int columns);
     /// Track `track` of the trace's counters over `columns` pixels.
-    const CounterDrawList& counter(const Trace& trace, std::uint32_t track, int columns);
+    const CounterDrawList& counter(const Trace& trace, const TimelineIndex& index, std::uint32_t track, int columns);
     /// Samples per column of thread `thread` of the trace's samples.
     const std::vector<std::uint32_t>& samples(const Trace& trace, std::uint32_t thread, int columns);
     std::size_t builds() const { return m_builds; }
