@@ -40,6 +40,69 @@ double percentile(std::vector<double> values, double q)
     return values[std::min(values.size() - 1, static_cast<std::size_t>(q * static_cast<double>(values.size())))];
 }
 
+struct FrameTimes {
+    std::vector<double> wallMs;
+    std::vector<double> cpuMs;
+};
+
+/// One frame per iteration into a 1920x1080 image, each at a new range (a 3 px pan back and forth around
+/// [start, start + span)), so that every frame rebuilds its draw lists. `scene` has its model set.
+FrameTimes paintFrames(benchmark::State& state, TimelineScene& scene, TimeNs start, TimeNs span, DrawListCache& cache)
+{
+    QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    scene.width = image.width();
+    scene.height = image.height();
+    const double axisWidth = scene.width - scene.labelWidth;
+    TimelinePainter painter;
+    FrameTimes times;
+    int frame = 0;
+    for (auto _ : state) {
+        const TimeNs shift = (frame++ % 2) * static_cast<TimeNs>(3.0 * static_cast<double>(span) / axisWidth);
+        scene.axis = TimeAxis { start + shift, start + shift + span, axisWidth };
+        const double cpuBegin = threadCpuMs();
+        const auto begin = std::chrono::steady_clock::now();
+        cache.setAxis(scene.axis);
+        QPainter p(&image);
+        painter.paint(p, scene, cache);
+        p.end();
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+        times.wallMs.push_back(ms);
+        times.cpuMs.push_back(threadCpuMs() - cpuBegin);
+        state.SetIterationTime(ms / 1000.0);
+    }
+    return times;
+}
+
+/// The trace's start, and `fraction` of its span around its middle: [start, start + span).
+struct CentredRange {
+    TimeNs traceStart;
+    TimeNs start;
+    TimeNs span;
+};
+CentredRange centredRange(const Trace& trace, double fraction)
+{
+    const auto [traceStart, traceEnd] = *trace.timeSpan();
+    const auto span = static_cast<TimeNs>(static_cast<double>(traceEnd - traceStart) * fraction);
+    return { traceStart, traceStart + (traceEnd - traceStart - span) / 2, span };
+}
+
+template <typename Fixture> TimelineScene sceneOf(const Fixture& f)
+{
+    TimelineScene scene;
+    scene.trace = f.trace.get();
+    scene.index = f.index.get();
+    scene.layout = &f.layout;
+    return scene;
+}
+
+LaneLayout layoutOf(const Trace& trace, const TimelineIndex& index)
+{
+    std::vector<int> depths(trace.lanes().size());
+    for (std::uint32_t l = 0; l < depths.size(); ++l)
+        depths[l] = index.depthCount(LaneIndex { l });
+    return LaneLayout::build(trace, depths, {});
+}
+
 struct Fixture {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TimelineIndex> index;
@@ -64,10 +127,7 @@ const Fixture& fixture()
         AnalysisOptions options;
         options.streamGaps = false;
         fx.analysis = makeAnalysisSnapshot(*fx.trace, analyze(*fx.trace, options));
-        std::vector<int> depths(fx.trace->lanes().size());
-        for (std::uint32_t l = 0; l < depths.size(); ++l)
-            depths[l] = fx.index->depthCount(LaneIndex { l });
-        fx.layout = LaneLayout::build(*fx.trace, depths, {});
+        fx.layout = layoutOf(*fx.trace, *fx.index);
         return fx;
     }();
     return f;
@@ -77,45 +137,18 @@ void BM_PaintTimeline(benchmark::State& state)
 {
     const Fixture& f = fixture();
     const double fraction = state.range(0) == 0 ? 1.0 : (state.range(0) == 1 ? 0.01 : 0.0001);
-    const auto [traceStart, traceEnd] = *f.trace->timeSpan();
-    const auto span = static_cast<TimeNs>(static_cast<double>(traceEnd - traceStart) * fraction);
-    const TimeNs start = traceStart + (traceEnd - traceStart - span) / 2;
+    const auto [traceStart, start, span] = centredRange(*f.trace, fraction);
 
-    QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
-    TimelineScene scene;
-    scene.trace = f.trace.get();
-    scene.index = f.index.get();
-    scene.layout = &f.layout;
+    TimelineScene scene = sceneOf(f);
     scene.analysis = f.analysis.result.get();
     scene.gaps = f.analysis.gaps.get();
-    scene.width = image.width();
-    scene.height = image.height();
     scene.origin = traceStart;
     scene.gapThreshold = 10'000;
-    const double axisWidth = scene.width - scene.labelWidth;
-    TimelinePainter painter;
     DrawListCache cache;
-
-    std::vector<double> frameMs;
-    std::vector<double> frameCpuMs;
+    const FrameTimes times = paintFrames(state, scene, start, span, cache);
+    const std::vector<double>& frameMs = times.wallMs;
+    const std::vector<double>& frameCpuMs = times.cpuMs;
     std::size_t items = 0;
-    int frame = 0;
-    for (auto _ : state) {
-        // A new range every frame (a 3 px pan back and forth), so every frame rebuilds its draw lists.
-        const TimeNs shift = (frame++ % 2) * static_cast<TimeNs>(3.0 * static_cast<double>(span) / axisWidth);
-        scene.axis = TimeAxis { start + shift, start + shift + span, axisWidth };
-        const double cpuBegin = threadCpuMs();
-        const auto begin = std::chrono::steady_clock::now();
-        cache.setAxis(scene.axis);
-        QPainter p(&image);
-        painter.paint(p, scene, cache);
-        p.end();
-        const auto end = std::chrono::steady_clock::now();
-        const double ms = std::chrono::duration<double, std::milli>(end - begin).count();
-        frameMs.push_back(ms);
-        frameCpuMs.push_back(threadCpuMs() - cpuBegin);
-        state.SetIterationTime(ms / 1000.0);
-    }
     for (std::uint32_t l = 0; l < f.trace->lanes().size(); ++l)
         items += cache.lane(*f.trace, *f.index, LaneIndex { l }).items.size();
     state.counters["p50_ms"] = percentile(frameMs, 0.50);
@@ -162,10 +195,7 @@ const MemoryFixture& memoryFixture()
         MemoryFixture fx;
         fx.trace = std::make_shared<const Trace>(std::move(builder).finish());
         fx.index = std::make_shared<const TimelineIndex>(TimelineIndex::build(*fx.trace));
-        std::vector<int> depths(fx.trace->lanes().size());
-        for (std::uint32_t l = 0; l < depths.size(); ++l)
-            depths[l] = fx.index->depthCount(LaneIndex { l });
-        fx.layout = LaneLayout::build(*fx.trace, depths, {});
+        fx.layout = layoutOf(*fx.trace, *fx.index);
         return fx;
     }();
     return f;
@@ -175,41 +205,17 @@ void BM_PaintMemoryLane(benchmark::State& state)
 {
     const MemoryFixture& f = memoryFixture();
     const double fraction = state.range(0) == 0 ? 1.0 : 0.01;
-    const auto [traceStart, traceEnd] = *f.trace->timeSpan();
-    const auto span = static_cast<TimeNs>(static_cast<double>(traceEnd - traceStart) * fraction);
-    const TimeNs start = traceStart + (traceEnd - traceStart - span) / 2;
-    QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
-    TimelineScene scene;
-    scene.trace = f.trace.get();
-    scene.index = f.index.get();
-    scene.layout = &f.layout;
-    scene.width = image.width();
-    scene.height = image.height();
+    const auto [traceStart, start, span] = centredRange(*f.trace, fraction);
+    TimelineScene scene = sceneOf(f);
     scene.origin = traceStart;
-    const double axisWidth = scene.width - scene.labelWidth;
-    TimelinePainter painter;
     DrawListCache cache;
-    std::vector<double> frameMs;
-    std::vector<double> frameCpuMs;
-    int frame = 0;
+    const FrameTimes times = paintFrames(state, scene, start, span, cache);
+    const std::vector<double>& frameMs = times.wallMs;
+    const std::vector<double>& frameCpuMs = times.cpuMs;
+    const int axisWidth = static_cast<int>(scene.axis.width);
     std::size_t visited = 0;
-    for (auto _ : state) {
-        // A new range every frame: the memory lane's columns are rebuilt from its points each time.
-        const TimeNs shift = (frame++ % 2) * static_cast<TimeNs>(3.0 * static_cast<double>(span) / axisWidth);
-        scene.axis = TimeAxis { start + shift, start + shift + span, axisWidth };
-        const double cpuBegin = threadCpuMs();
-        const auto begin = std::chrono::steady_clock::now();
-        cache.setAxis(scene.axis);
-        QPainter p(&image);
-        painter.paint(p, scene, cache);
-        p.end();
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
-        frameMs.push_back(ms);
-        frameCpuMs.push_back(threadCpuMs() - cpuBegin);
-        state.SetIterationTime(ms / 1000.0);
-    }
     for (std::uint32_t t = 0; t < f.trace->counters().tracks().size(); ++t)
-        visited += cache.counter(*f.trace, *f.index, t, static_cast<int>(axisWidth)).visited;
+        visited += cache.counter(*f.trace, *f.index, t, axisWidth).visited;
     if (visited == 0)
         state.SkipWithError("the memory lane was not painted");
     state.counters["p50_ms"] = percentile(frameMs, 0.50);
