@@ -94,4 +94,32 @@ std::vector<std::pair<QString, QString>> gpuOpCounterRows(const Trace& trace, Ev
     return rows;
 }
 
+QString rangeSamplesHtml(const Trace& trace, TimeNs t0, TimeNs t1, std::size_t limit)
+{
+    QString html;
+    const CpuSamples& samples = trace.samples();
+    for (const ThreadSamples& thread : samples.threads()) {
+        const auto [first, last] = samplesIn(thread, t0, t1);
+        if (first == last)
+            continue;
+        const Process& process = trace.processes()[thread.process.value];
+        html += QObject::tr("<h4 style='margin-bottom:2px'>CPU samples of thread %1 (pid %2): %3 in the range, "
+                            "bottom-up</h4>")
+                    .arg(thread.tid)
+                    .arg(process.pid)
+                    .arg(last - first);
+        html += QStringLiteral("<table><tr><th align='left'>function</th><th>self</th><th>total</th></tr>");
+        for (const SampledFunction& f : topSampledFunctions(samples, thread, first, last, limit)) {
+            html += QStringLiteral("<tr><td>%1 <span style='color:#777'>(%2)</span></td><td align='right'>%3</td>"
+                                   "<td align='right'>%4</td></tr>")
+                        .arg(fromView(trace.strings().view(f.frame.function)).toHtmlEscaped(),
+                            fromView(trace.strings().view(f.frame.module)).toHtmlEscaped())
+                        .arg(f.self)
+                        .arg(f.total);
+        }
+        html += QStringLiteral("</table>");
+    }
+    return html;
+}
+
 } // namespace gapscope::models

@@ -28,4 +28,9 @@ QString sampleTooltip(
 /// 1.20 ms"); the tracks with no value there are left out. Empty for an op of no device or one without time.
 std::vector<std::pair<QString, QString>> gpuOpCounterRows(const Trace& trace, EventRef op);
 
+/// The Details of a selected range [t0, t1): for each thread sampled in it, how many times, and a bottom-up table
+/// of the functions with the most self samples there (self: it was running; total: it was on the stack), at
+/// most `limit` a thread, as hotspot lists perf data; empty when no thread was sampled in the range.
+QString rangeSamplesHtml(const Trace& trace, TimeNs t0, TimeNs t1, std::size_t limit = 10);
+
 } // namespace gapscope::models

@@ -285,6 +285,7 @@ QString rangeDetailsHtml(
         }
         html += QStringLiteral("</table>");
     }
+    html += rangeSamplesHtml(trace, range.first, range.second);
     if (rangeResult.devices.empty())
         html += QStringLiteral("<p>No GPU in this trace.</p>");
     return html;

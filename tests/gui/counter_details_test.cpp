@@ -4,8 +4,11 @@
 // the tracks are built by hand on the small trace, with the answers worked out below.
 #include "app/models/counter_details.h"
 #include "app/models/event_details.h"
+#include "core/io/nsys/nsys_sqlite_reader.h"
 #include "core/model/trace_builder.h"
 #include "timeline/timeline_test_traces.h"
+
+#include <QRegularExpression>
 
 #include <gtest/gtest.h>
 
@@ -60,6 +63,30 @@ TEST(GpuOpCountersTest, ACounterLanesTooltipGivesTheValueOrTheRangeUnderThePoint
     EXPECT_EQ(models::counterTooltip(trace, dram, 2400, 2600),
         QStringLiteral("DRAM Bandwidth [Throughput %]: 90.0 % – 94.0 %"));
     EXPECT_EQ(models::counterTooltip(trace, dram, 1000, 1100), QString()); // before its first point
+}
+
+TEST(RangeSamplesTest, ASelectedRangeListsTheSampledFunctionsBottomUpAsSqlCountsThem)
+{
+    auto loaded = NsysSqliteReader::readFile(
+        std::string(GAPSCOPE_TEST_DATA_DIR) + "/nsys/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+    ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
+    const Trace& trace = loaded.value();
+    // [1.0 s, 1.1 s) of the capture's clock. By SQL: SELECT count(*) FROM COMPOSITE_EVENTS WHERE start >= 1e9 AND
+    // start < 1.1e9 gives 492; joined with SAMPLING_CALLCHAINS at stackDepth 0 and grouped by symbol, main
+    // (saxpy-mpi-cuda) leads with 282, then std::abs(double) with 44; main is on the stack of 332 of them.
+    const QString html = models::rangeSamplesHtml(trace, 1'000'000'000, 1'100'000'000);
+    EXPECT_TRUE(html.contains(QStringLiteral("492 in the range, bottom-up"))) << html.toStdString();
+    const qsizetype mainRow = html.indexOf(QStringLiteral("<tr><td>main <span"));
+    const qsizetype absRow = html.indexOf(QStringLiteral("<tr><td>std::abs(double) <span"));
+    ASSERT_GE(mainRow, 0) << html.toStdString();
+    EXPECT_LT(mainRow, absRow);
+    EXPECT_TRUE(html.mid(mainRow).contains(QRegularExpression(
+        QStringLiteral("^<tr><td>main <span[^<]*</span></td><td align='right'>282</td><td align='right'>332</td>"))))
+        << html.mid(mainRow, 300).toStdString();
+    const QString absCells = html.mid(absRow, html.indexOf(QStringLiteral("</tr>"), absRow) - absRow);
+    EXPECT_TRUE(absCells.contains(QStringLiteral("<td align='right'>44</td>"))) << absCells.toStdString();
+    // No sample in a range before the capture.
+    EXPECT_EQ(models::rangeSamplesHtml(trace, 0, 1'000), QString());
 }
 
 } // namespace
