@@ -201,6 +201,7 @@ const MemoryFixture& memoryFixture()
     return f;
 }
 
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
 void BM_PaintMemoryLane(benchmark::State& state)
 {
     const MemoryFixture& f = memoryFixture();

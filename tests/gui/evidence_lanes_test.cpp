@@ -37,7 +37,7 @@ protected:
         QWidget* viewport = window.timelineView()->canvas();
         QHelpEvent help(QEvent::ToolTip, pos, viewport->mapToGlobal(pos));
         QApplication::sendEvent(viewport, &help);
-        const QString text = QToolTip::text();
+        QString text = QToolTip::text();
         QToolTip::hideText();
         return text;
     }
