@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/models/event_details.h"
 
+#include "app/models/counter_details.h"
+
 #include "app/timeline/geometry/lane_layout.h"
 #include "core/annotations/gap_explanation.h"
 #include "core/model/time_format.h"
@@ -188,6 +190,9 @@ QString eventDetailsHtml(const Trace& trace, EventRef ref, TimeNs origin)
             html += row(escaped(it.key()), escaped(value));
         }
     }
+    // The device's counters over the op (GPU metrics, memory): what it was bound by.
+    for (const auto& [name, value] : gpuOpCounterRows(trace, ref))
+        html += row(escaped(name), escaped(value));
     html += QStringLiteral("</table>");
     return html;
 }
@@ -280,6 +285,7 @@ QString rangeDetailsHtml(
         }
         html += QStringLiteral("</table>");
     }
+    html += rangeSamplesHtml(trace, range.first, range.second);
     if (rangeResult.devices.empty())
         html += QStringLiteral("<p>No GPU in this trace.</p>");
     return html;

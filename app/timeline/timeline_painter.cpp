@@ -2,6 +2,7 @@
 #include "app/timeline/timeline_painter.h"
 
 #include "app/timeline/annotation_layer.h"
+#include "app/timeline/counter_painter.h"
 #include "app/timeline/step_labels.h"
 #include "app/timeline/timeline_palette.h"
 #include "core/model/time_format.h"
@@ -147,6 +148,11 @@ void TimelinePainter::paintLanes(QPainter& painter, const TimelineScene& scene, 
         case RowKind::StreamLane:
             fillSliced(painter, rowRect, laneBackground(r % 2 == 1));
             paintLaneItems(painter, scene, row, top, cache.lane(*scene.trace, *scene.index, *row.lane));
+            paintSampleStrip(painter, scene, row, top, cache);
+            break;
+        case RowKind::CounterLane:
+            fillSliced(painter, rowRect, laneBackground(false));
+            paintCounterLane(painter, scene, row, top, cache);
             break;
         }
     }

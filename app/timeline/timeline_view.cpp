@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/timeline/timeline_view.h"
 
+#include "app/models/counter_details.h"
 #include "app/models/event_details.h"
 #include "app/timeline/annotation_layer.h"
 #include "app/timeline/geometry/hit_test.h"
@@ -388,6 +389,27 @@ std::optional<EventRef> TimelineView::eventAt(const QPoint& pos) const
     return hitTest(*m_loaded.trace, *m_loaded.index, m_layout, axis(), pos.x() - kLabelWidth, contentY);
 }
 
+QString TimelineView::counterOrSampleTooltip(const QPoint& pos) const
+{
+    if (!m_loaded.trace || pos.x() < kLabelWidth || pos.y() < lanesTop())
+        return {};
+    const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
+    const auto r = m_layout.rowAt(contentY);
+    if (!r)
+        return {};
+    const LayoutRow& row = m_layout.rows()[*r];
+    const double x = pos.x() - kLabelWidth;
+    if (row.kind == RowKind::CounterLane)
+        return models::counterTooltip(*m_loaded.trace, row.counterTracks, axis().xToTime(x), axis().xToTime(x + 1));
+    const auto strip = m_layout.sampleStripTop(row);
+    if (!strip || !row.samples || contentY < *strip)
+        return {};
+    // Ticks are a pixel wide: the samples within a few pixels count as under the pointer.
+    constexpr double kTolerancePx = 3.0;
+    return models::sampleTooltip(*m_loaded.trace, *row.samples, axis().xToTime(x - kTolerancePx),
+        axis().xToTime(x + kTolerancePx + 1), axis().xToTime(x), m_state->bounds().first);
+}
+
 int TimelineView::lanesTop() const
 {
     return kRulerHeight + m_annotationStripHeight;
@@ -670,6 +692,8 @@ bool TimelineView::viewportEvent(QEvent* event)
         text += QStringLiteral("\n")
             + tr("%1 from %2")
                   .arg(models::durationText(mark.end - mark.start), models::relativeTime(mark.start, origin));
+    } else if (QString evidence = counterOrSampleTooltip(pos); !evidence.isEmpty()) {
+        text = std::move(evidence);
     } else if (const auto hit = eventAt(pos)) {
         text = models::eventTooltip(*m_loaded.trace, *hit, origin);
     } else if (const auto gap = gapAt(pos)) {

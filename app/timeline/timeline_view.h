@@ -100,6 +100,8 @@ private:
     void unfoldSelection();
     std::optional<EventRef> eventAt(const QPoint& pos) const;
     std::optional<std::size_t> gapAt(const QPoint& pos) const;
+    /// The values of a counter lane, or the CPU samples of a thread lane's sample strip, under a viewport point.
+    QString counterOrSampleTooltip(const QPoint& pos) const;
     /// Index into m_annotationMarks of the bracket under a viewport point.
     std::optional<std::size_t> annotationAt(const QPoint& pos) const;
     /// Screen y where the lanes start: under the ruler and the annotation strip.

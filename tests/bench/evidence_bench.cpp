@@ -188,7 +188,11 @@ void BM_ImportNsysWithSamplesAndCounters(benchmark::State& state)
 {
     import(state, databases().with, true, true);
 }
-BENCHMARK(BM_ImportNsysWithSamplesAndCounters)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
+BENCHMARK(BM_ImportNsysWithSamplesAndCounters)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 
 /// The same capture without the sample and counter tables.
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
@@ -196,7 +200,11 @@ void BM_ImportNsysWithoutSamplesAndCounters(benchmark::State& state)
 {
     import(state, databases().without, false, false);
 }
-BENCHMARK(BM_ImportNsysWithoutSamplesAndCounters)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
+BENCHMARK(BM_ImportNsysWithoutSamplesAndCounters)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 
 /// With the CPU samples only (no GPU metrics or memory rows): what the samples cost alone.
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
@@ -204,6 +212,10 @@ void BM_ImportNsysWithSamplesOnly(benchmark::State& state)
 {
     import(state, databases().samplesOnly, true, false);
 }
-BENCHMARK(BM_ImportNsysWithSamplesOnly)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
+BENCHMARK(BM_ImportNsysWithSamplesOnly)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 
 } // namespace

@@ -204,6 +204,8 @@ void DrawListCache::clear()
     m_axis.reset();
     m_lanes.clear();
     m_utilization.clear();
+    m_counters.clear();
+    m_samples.clear();
 }
 
 const LaneDrawList& DrawListCache::lane(
@@ -226,6 +228,32 @@ const std::vector<float>& DrawListCache::utilization(const TimelineIndex& index,
     auto& slot = m_utilization[device.value];
     if (!slot || static_cast<int>(slot->size()) != columns) {
         slot = buildUtilization(index.deviceBusy(device), *m_axis, columns);
+        ++m_builds;
+    }
+    return *slot;
+}
+
+const CounterDrawList& DrawListCache::counter(
+    const Trace& trace, const TimelineIndex& index, std::uint32_t track, int columns)
+{
+    if (m_counters.size() < trace.counters().tracks().size())
+        m_counters.resize(trace.counters().tracks().size());
+    auto& slot = m_counters[track];
+    if (!slot || slot->first != columns) {
+        slot.emplace(
+            columns, buildCounterDrawList(trace.counters().tracks()[track], index.counter(track), *m_axis, columns));
+        ++m_builds;
+    }
+    return slot->second;
+}
+
+const std::vector<std::uint32_t>& DrawListCache::samples(const Trace& trace, std::uint32_t thread, int columns)
+{
+    if (m_samples.size() < trace.samples().threads().size())
+        m_samples.resize(trace.samples().threads().size());
+    auto& slot = m_samples[thread];
+    if (!slot || static_cast<int>(slot->size()) != columns) {
+        slot = buildSampleColumns(trace.samples().threads()[thread], *m_axis, columns);
         ++m_builds;
     }
     return *slot;

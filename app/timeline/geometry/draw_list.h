@@ -5,6 +5,7 @@
 // lists the rectangles to draw, folding runs of sub-pixel events into one item with a count. The
 // painter (QPainter on a widget or an offscreen image) only reads these lists.
 
+#include "app/timeline/geometry/counter_draw_list.h"
 #include "app/timeline/geometry/time_axis.h"
 #include "app/timeline/geometry/timeline_index.h"
 
@@ -60,12 +61,18 @@ public:
     const LaneDrawList& lane(
         const Trace& trace, const TimelineIndex& index, LaneIndex lane, const DrawListOptions& options = {});
     const std::vector<float>& utilization(const TimelineIndex& index, DeviceIndex device, int columns);
+    /// Track `track` of the trace's counters over `columns` pixels.
+    const CounterDrawList& counter(const Trace& trace, const TimelineIndex& index, std::uint32_t track, int columns);
+    /// Samples per column of thread `thread` of the trace's samples.
+    const std::vector<std::uint32_t>& samples(const Trace& trace, std::uint32_t thread, int columns);
     std::size_t builds() const { return m_builds; }
 
 private:
     std::optional<TimeAxis> m_axis;
     std::vector<std::optional<LaneDrawList>> m_lanes;
     std::vector<std::optional<std::vector<float>>> m_utilization;
+    std::vector<std::optional<std::pair<int, CounterDrawList>>> m_counters; // (columns, list)
+    std::vector<std::optional<std::vector<std::uint32_t>>> m_samples;
     std::size_t m_builds = 0;
 };
 

@@ -8,6 +8,39 @@
 
 namespace gapscope::timeline {
 
+namespace {
+
+/// The counter tracks of a process that measure `device` (none: those of no device), by track index.
+std::vector<std::uint32_t> counterTracksOf(const Trace& trace, ProcessIndex process, std::optional<DeviceIndex> device)
+{
+    std::vector<std::uint32_t> tracks;
+    const auto& all = trace.counters().tracks();
+    for (std::uint32_t t = 0; t < all.size(); ++t) {
+        if (all[t].process == process && all[t].device == device && !all[t].points.empty())
+            tracks.push_back(t);
+    }
+    return tracks;
+}
+
+LayoutRow counterRow(const Trace& trace, const LayoutMetrics& metrics, ProcessIndex process,
+    std::optional<DeviceIndex> device, std::vector<std::uint32_t> tracks)
+{
+    LayoutRow row;
+    row.kind = RowKind::CounterLane;
+    row.indent = device ? 2 : 1;
+    row.height = metrics.counterHeight;
+    row.process = process;
+    row.device = device;
+    const CounterTrack& first = trace.counters().tracks()[tracks.front()];
+    row.label = first.name == kMemoryAllocatedTrack
+        ? std::string(tracks.size() > 1 ? "memory (allocated, reserved)" : "memory allocated")
+        : first.name;
+    row.counterTracks = std::move(tracks);
+    return row;
+}
+
+} // namespace
+
 LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCounts, const CollapseState& collapse,
     const LayoutMetrics& metrics, const std::vector<ProcessBlock>& blocks)
 {
@@ -79,8 +112,17 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
             row.depthRows = std::min(
                 { row.depthCount, metrics.maxDepthRows, row.collapsed ? metrics.foldedDepthRows : row.depthCount });
             row.height = row.depthRows * metrics.depthRowHeight + metrics.laneSpacing;
+            if (const ThreadSamples* sampled = trace.samples().find(ProcessIndex { p }, trace.lanes()[l].tid);
+                sampled && !sampled->samples.empty()) {
+                row.samples = static_cast<std::uint32_t>(sampled - trace.samples().threads().data());
+                row.height += metrics.sampleRowHeight;
+            }
             row.label = threadLabel(trace.lanes()[l]);
             addRow(std::move(row));
+        }
+        if (!processCollapsed) {
+            for (const std::uint32_t t : counterTracksOf(trace, ProcessIndex { p }, std::nullopt))
+                addRow(counterRow(trace, metrics, ProcessIndex { p }, std::nullopt, { t }));
         }
 
         std::vector<std::uint32_t> devices;
@@ -112,6 +154,23 @@ LaneLayout LaneLayout::build(const Trace& trace, const std::vector<int>& depthCo
             utilization.device = DeviceIndex { d };
             utilization.label = "utilization";
             addRow(std::move(utilization));
+            // The device's memory in one lane (allocated, and reserved where the trace has it), then a lane per
+            // other counter of the device (GPU metrics).
+            std::vector<std::uint32_t> memory;
+            std::vector<std::uint32_t> others;
+            for (const std::uint32_t t : counterTracksOf(trace, ProcessIndex { p }, DeviceIndex { d })) {
+                const std::string& name = trace.counters().tracks()[t].name;
+                if (name == kMemoryAllocatedTrack)
+                    memory.insert(memory.begin(), t);
+                else if (name == kMemoryReservedTrack)
+                    memory.push_back(t);
+                else
+                    others.push_back(t);
+            }
+            if (!memory.empty())
+                addRow(counterRow(trace, metrics, ProcessIndex { p }, DeviceIndex { d }, memory));
+            for (const std::uint32_t t : others)
+                addRow(counterRow(trace, metrics, ProcessIndex { p }, DeviceIndex { d }, { t }));
 
             std::vector<std::uint32_t> streams;
             for (std::uint32_t l = 0; l < trace.lanes().size(); ++l) {
@@ -166,6 +225,13 @@ std::optional<int> LaneLayout::depthAt(const LayoutRow& row, int y) const
     if (depth >= row.depthRows)
         return std::nullopt;
     return depth;
+}
+
+std::optional<int> LaneLayout::sampleStripTop(const LayoutRow& row) const
+{
+    if (!row.samples)
+        return std::nullopt;
+    return row.y + row.depthRows * m_metrics.depthRowHeight;
 }
 
 std::optional<int> LaneLayout::laneDepthTop(LaneIndex lane, int depth) const

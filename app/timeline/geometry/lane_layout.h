@@ -23,6 +23,7 @@ enum class RowKind : std::uint8_t {
     ThreadLane, // CPU thread: API calls, CPU ops, NVTX ranges, nested by depth
     UtilizationLane, // busy fraction of a device per pixel
     StreamLane, // one CUDA stream: kernels, memcpys, memsets
+    CounterLane, // counter tracks as stepped lines: a device's memory (allocated and reserved), a metric, a counter
 };
 
 struct LayoutRow {
@@ -45,6 +46,12 @@ struct LayoutRow {
     bool collapsed = false;
     /// A thread lane deeper than LayoutMetrics::foldedDepthRows: its label has a fold/expand triangle.
     bool foldable = false;
+    /// A thread lane whose thread was sampled: its samples (an index of CpuSamples::threads()), drawn as ticks in
+    /// a strip of LayoutMetrics::sampleRowHeight under its nesting rows.
+    std::optional<std::uint32_t> samples;
+    /// A counter lane's tracks (indices of CounterTracks::tracks()): a device's `memory allocated` then `memory
+    /// reserved`, or one counter.
+    std::vector<std::uint32_t> counterTracks;
 };
 
 struct LayoutMetrics {
@@ -52,6 +59,8 @@ struct LayoutMetrics {
     int depthRowHeight = 18;
     int utilizationHeight = 22;
     int laneSpacing = 3;
+    int sampleRowHeight = 5;
+    int counterHeight = 32;
     /// No lane shows more nesting rows than this (the exported picture chooses it to fit its height).
     int maxDepthRows = 1 << 20;
     /// A thread lane deeper than this shows its first rows until it is expanded (CollapseState::expandedLanes),
@@ -96,7 +105,9 @@ public:
     /// Content y of the top of nesting row `depth` of a lane, if the lane is shown.
     std::optional<int> laneDepthTop(LaneIndex lane, int depth) const;
     std::optional<std::size_t> rowOfLane(LaneIndex lane) const;
-    /// The content y range [top, bottom) that a device's gap bands cover (its utilization and stream
+    /// Content y of the top of a thread lane row's sample strip (below its nesting rows), if it has one.
+    std::optional<int> sampleStripTop(const LayoutRow& row) const;
+    /// The content y range [top, bottom) that a device's gap bands cover (its utilization, counter and stream
     /// lanes), or nullopt when the device is collapsed or hidden.
     std::optional<std::pair<int, int>> deviceBand(DeviceIndex device) const;
 

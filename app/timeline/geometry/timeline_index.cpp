@@ -199,6 +199,9 @@ TimelineIndex TimelineIndex::build(const Trace& trace)
     index.m_deviceBusy.reserve(busy.size());
     for (auto& intervals : busy)
         index.m_deviceBusy.push_back(BusyProfile::fromIntervals(std::move(intervals)));
+    index.m_counters.reserve(trace.counters().tracks().size());
+    for (const CounterTrack& track : trace.counters().tracks())
+        index.m_counters.push_back(CounterSummary::build(track));
     return index;
 }
 
@@ -214,6 +217,8 @@ std::size_t TimelineIndex::memoryBytes() const
     }
     for (const BusyProfile& profile : m_deviceBusy)
         bytes += profile.size() * 3 * sizeof(TimeNs);
+    for (const CounterSummary& summary : m_counters)
+        bytes += summary.blocks.capacity() * sizeof(summary.blocks.front());
     return bytes;
 }
 

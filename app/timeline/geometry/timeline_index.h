@@ -5,6 +5,7 @@
 // screen rather than the events in the trace (docs/architecture.md). Built once per loaded trace, off the GUI
 // thread, and read-only afterwards.
 
+#include "app/timeline/geometry/counter_draw_list.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
@@ -74,12 +75,15 @@ public:
     }
     /// Union of kernels, memcpys and memsets over all streams of a device (activity set `all`).
     const BusyProfile& deviceBusy(DeviceIndex device) const { return m_deviceBusy[device.value]; }
+    /// The block summary of counter track `track` (an index of the trace's CounterTracks::tracks()).
+    const CounterSummary& counter(std::size_t track) const { return m_counters[track]; }
     /// Bytes the summaries hold, for the memory budget.
     std::size_t memoryBytes() const;
 
 private:
     std::vector<std::vector<RowSummary>> m_rows; // [lane][depth]
     std::vector<BusyProfile> m_deviceBusy; // [device]
+    std::vector<CounterSummary> m_counters; // [counter track]
 };
 
 } // namespace gapscope::timeline

@@ -5,6 +5,7 @@
 #include "core/io/nsys/nsys_import.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace gapscope::nsys {
@@ -44,32 +45,40 @@ std::optional<DeviceIndex> NsysImport::existingDevice(std::int64_t globalPid, st
     return std::nullopt;
 }
 
-void NsysImport::readGpuMemoryUsage()
+void NsysImport::readGpuMemoryUsageRows()
 {
     constexpr std::string_view kTable = "CUDA_GPU_MEMORY_USAGE_EVENTS";
     if (!has(kTable))
         return;
-    struct Row {
-        TimeNs time;
-        std::int64_t bytes;
-    };
-    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Row>> byDevice; // (globalPid, deviceId)
-    std::uint64_t other = 0;
+    auto& byDevice = m_evidence.memory; // (globalPid, deviceId): each row's + or - bytes, then their running sum
     scanRows(kTable,
         { { "start", true }, { "globalPid", true }, { "deviceId", true }, { "bytes", true },
             { "memoryOperationType", true } },
         {}, [&](const SqliteRow& s, std::uint64_t) {
             const std::int64_t operation = s.integer(4);
             if (operation != kMemoryAllocation && operation != kMemoryDeallocation) {
-                ++other;
+                ++m_evidence.memoryRowsOfOtherOperations;
                 return;
             }
             const std::int64_t bytes = std::max<std::int64_t>(s.integer(3), 0);
             byDevice[{ globalPidOf(s.integer(1)), s.integer(2) }].push_back(
-                Row { s.integer(0), operation == kMemoryAllocation ? bytes : -bytes });
+                CounterPoint { s.integer(0), static_cast<double>(operation == kMemoryAllocation ? bytes : -bytes) });
         });
+    for (auto& [key, points] : byDevice) {
+        std::stable_sort(
+            points.begin(), points.end(), [](const CounterPoint& a, const CounterPoint& b) { return a.time < b.time; });
+        double sum = 0;
+        for (CounterPoint& p : points) {
+            sum += p.value;
+            p.value = sum;
+        }
+    }
+}
+
+void NsysImport::applyGpuMemoryUsageRows()
+{
     CounterTracks& counters = m_trace.counters();
-    for (auto& [key, rows] : byDevice) {
+    for (auto& [key, points] : m_evidence.memory) {
         const auto [globalPid, deviceId] = key;
         const std::optional<DeviceIndex> device = existingDevice(globalPid, deviceId);
         const std::string name
@@ -78,93 +87,104 @@ void NsysImport::readGpuMemoryUsage()
         track.unit = "bytes";
         track.note = "the running sum of CUDA_GPU_MEMORY_USAGE_EVENTS (+ an allocation, - a free) from 0 at the "
                      "first: memory allocated before the capture began is not in it";
-        std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
-        std::int64_t sum = 0;
-        for (const Row& r : rows) {
-            sum += r.bytes;
-            track.points.push_back(CounterPoint { r.time, static_cast<double>(sum) });
-        }
+        track.points.insert(track.points.end(), points.begin(), points.end());
     }
-    if (other > 0) {
-        warn(std::to_string(other)
+    m_evidence.memory.clear();
+    if (m_evidence.memoryRowsOfOtherOperations > 0) {
+        warn(std::to_string(m_evidence.memoryRowsOfOtherOperations)
                 + " rows are neither an allocation nor a free (memoryOperationType not 0 or 1): "
                   "not counted",
-            "table " + std::string(kTable));
+            "table CUDA_GPU_MEMORY_USAGE_EVENTS");
     }
 }
 
-void NsysImport::readGpuMetrics()
+void NsysImport::readGpuMetricRows()
 {
     constexpr std::string_view kTable = "GPU_METRICS";
     if (!has(kTable) || !has("TARGET_INFO_GPU_METRICS"))
         return;
-    std::map<std::pair<std::int64_t, std::int64_t>, std::string> names; // (typeId, metricId)
+    NsysEvidenceRows& rows = m_evidence;
     if (auto s
         = select("TARGET_INFO_GPU_METRICS", { { "typeId", true }, { "metricId", true }, { "metricName", true } })) {
         forEachRow("TARGET_INFO_GPU_METRICS", *s, [&](std::uint64_t) {
-            names[{ s->integer(0), s->integer(1) }] = std::string(s->text(2));
+            rows.metricNames[{ s->integer(0), s->integer(1) }] = std::string(s->text(2));
         });
     }
-    // The GPU of a metric type: the low byte of its typeId, the id of TARGET_INFO_GPU, as nsys's own gpu-metrics
-    // reports read it. A process's device of that GPU, through TARGET_INFO_CUDA_DEVICE (else the CUDA device of
-    // that number), gets the tracks; a GPU no process used has tracks of no device, named for it.
-    std::map<std::int64_t, std::optional<DeviceIndex>> deviceOfGpu;
-    std::map<std::int64_t, std::int64_t> cudaIdOfGpu; // the first process's
-    std::map<std::int64_t, std::int64_t> pidOfGpu;
     if (has("TARGET_INFO_CUDA_DEVICE")) {
         if (auto s = select("TARGET_INFO_CUDA_DEVICE", { { "gpuId", true }, { "cudaId", true }, { "pid", true } })) {
             forEachRow("TARGET_INFO_CUDA_DEVICE", *s, [&](std::uint64_t) {
-                cudaIdOfGpu.try_emplace(s->integer(0), s->integer(1));
-                pidOfGpu.try_emplace(s->integer(0), s->integer(2));
+                rows.cudaIdOfGpu.try_emplace(s->integer(0), s->integer(1));
+                rows.pidOfGpu.try_emplace(s->integer(0), s->integer(2));
             });
         }
     }
-    const auto deviceOf = [&](std::int64_t gpu) -> std::optional<DeviceIndex> {
-        const auto known = deviceOfGpu.find(gpu);
-        if (known != deviceOfGpu.end())
-            return known->second;
-        std::optional<DeviceIndex> found;
-        const auto cuda = cudaIdOfGpu.find(gpu);
-        const std::int64_t cudaId = cuda != cudaIdOfGpu.end() ? cuda->second : gpu;
-        const auto pid = pidOfGpu.find(gpu);
-        for (std::uint32_t d = 0; d < m_trace.devices().size() && !found; ++d) {
-            const Device& device = m_trace.devices()[d];
-            const bool samePid = pid == pidOfGpu.end() || m_trace.processes()[device.process.value].pid == pid->second;
-            if (device.id == cudaId && samePid)
-                found = DeviceIndex { d };
-        }
-        deviceOfGpu.emplace(gpu, found);
-        return found;
-    };
-    CounterTracks& counters = m_trace.counters();
-    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> trackOf; // (typeId, metricId)
-    std::pair<std::int64_t, std::int64_t> lastKey { -1, -1 };
-    std::size_t lastTrack = 0;
+    // nsys writes a sample of every metric of a GPU together: the same few keys in turn, looked up by a compare.
+    constexpr std::size_t kRecent = 16;
+    std::array<std::pair<std::int64_t, std::int64_t>, kRecent> recentKeys;
+    std::array<std::vector<CounterPoint>*, kRecent> recentPoints {};
+    std::size_t next = 0;
     scanRows(kTable, { { "timestamp", true }, { "typeId", true }, { "metricId", true }, { "value", true } }, {},
         [&](const SqliteRow& s, std::uint64_t) {
             const std::pair<std::int64_t, std::int64_t> key { s.integer(1), s.integer(2) };
-            if (key != lastKey) {
-                auto it = trackOf.find(key);
-                if (it == trackOf.end()) {
-                    const std::int64_t gpu = key.first & 0xff;
-                    const std::optional<DeviceIndex> device = deviceOf(gpu);
-                    const auto named = names.find(key);
-                    std::string name = named != names.end() ? named->second : "metric " + std::to_string(key.second);
-                    const std::string unit = unitOfMetric(name);
-                    if (!device)
-                        name += " (GPU " + std::to_string(gpu) + ")";
-                    const ProcessIndex owner = device ? m_trace.devices()[device->value].process
-                        : m_trace.processes().empty() ? process(0)
-                                                      : ProcessIndex { 0 };
-                    const std::size_t t = counters.track(name, owner, device);
-                    counters.tracks()[t].unit = unit;
-                    it = trackOf.emplace(key, t).first;
-                }
-                lastKey = key;
-                lastTrack = it->second;
+            std::vector<CounterPoint>* points = nullptr;
+            for (std::size_t i = 0; i < std::min(next, kRecent) && !points; ++i) {
+                if (recentKeys[i] == key)
+                    points = recentPoints[i];
             }
-            counters.tracks()[lastTrack].points.push_back(CounterPoint { s.integer(0), s.real(3) });
+            if (!points) {
+                const auto [it, made] = rows.metrics.try_emplace(key);
+                if (made)
+                    rows.metricOrder.push_back(key);
+                points = &it->second; // std::map: the vector stays where it is as others are added
+                recentKeys[next % kRecent] = key;
+                recentPoints[next % kRecent] = points;
+                ++next;
+            }
+            points->push_back(CounterPoint { s.integer(0), s.real(3) });
         });
+}
+
+void NsysImport::applyGpuMetricRows()
+{
+    NsysEvidenceRows& rows = m_evidence;
+    // The GPU of a metric type: the low byte of its typeId, the id of TARGET_INFO_GPU, as nsys's own gpu-metrics
+    // reports read it. A process's device of that GPU, through TARGET_INFO_CUDA_DEVICE (else the CUDA device of
+    // that number), gets the tracks; a GPU no process used has tracks of no device, named for it.
+    const auto deviceOf = [&](std::int64_t gpu) -> std::optional<DeviceIndex> {
+        const auto cuda = rows.cudaIdOfGpu.find(gpu);
+        const std::int64_t cudaId = cuda != rows.cudaIdOfGpu.end() ? cuda->second : gpu;
+        const auto pid = rows.pidOfGpu.find(gpu);
+        for (std::uint32_t d = 0; d < m_trace.devices().size(); ++d) {
+            const Device& device = m_trace.devices()[d];
+            const bool samePid
+                = pid == rows.pidOfGpu.end() || m_trace.processes()[device.process.value].pid == pid->second;
+            if (device.id == cudaId && samePid)
+                return DeviceIndex { d };
+        }
+        return std::nullopt;
+    };
+    CounterTracks& counters = m_trace.counters();
+    for (const auto& key : rows.metricOrder) {
+        std::vector<CounterPoint>& points = rows.metrics[key];
+        const std::int64_t gpu = key.first & 0xff;
+        const std::optional<DeviceIndex> device = deviceOf(gpu);
+        const auto named = rows.metricNames.find(key);
+        std::string name = named != rows.metricNames.end() ? named->second : "metric " + std::to_string(key.second);
+        const std::string unit = unitOfMetric(name);
+        if (!device)
+            name += " (GPU " + std::to_string(gpu) + ")";
+        const ProcessIndex owner = device ? m_trace.devices()[device->value].process
+            : m_trace.processes().empty() ? process(0)
+                                          : ProcessIndex { 0 };
+        CounterTrack& track = counters.tracks()[counters.track(name, owner, device)];
+        track.unit = unit;
+        if (track.points.empty())
+            track.points = std::move(points);
+        else
+            track.points.insert(track.points.end(), points.begin(), points.end());
+    }
+    rows.metrics.clear();
+    rows.metricOrder.clear();
 }
 
 } // namespace gapscope::nsys

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/io/nsys/nsys_evidence_rows.h"
 #include "core/io/nsys/nsys_strings.h"
 #include "core/io/nsys/sqlite_database.h"
 #include "core/model/trace_builder.h"
@@ -99,14 +100,18 @@ public:
     /// no device, and nsys writes 0 in their deviceId column whatever device the context is on. A context that
     /// ran no GPU work has no entry: its synchronization rows are skipped, so that no device is made of them.
     void readContextDevices();
-    /// COMPOSITE_EVENTS and SAMPLING_CALLCHAINS: the CPU samples of each thread and their callchains, into the
-    /// trace's samples (not its events). Nothing, and no warning, when the export has no samples.
-    void readCpuSamples();
-    /// CUDA_GPU_MEMORY_USAGE_EVENTS: per process and device, a `memory allocated` track, the running sum of the
-    /// allocations (+) and frees (-).
-    void readGpuMemoryUsage();
-    /// GPU_METRICS with TARGET_INFO_GPU_METRICS's names: a counter track per metric and GPU.
-    void readGpuMetrics();
+    /// The event tables (readEventTables) and, beside them on a connection of their own when the export has
+    /// them and threads allow, the rows of the evidence tables (readEvidenceRows): kept until applyEvidence().
+    void readEventAndEvidenceTables(unsigned threads, std::int64_t parallelFromRows);
+    /// The rows of the evidence tables, without the trace's processes, devices or names: COMPOSITE_EVENTS and
+    /// SAMPLING_CALLCHAINS (CPU samples and their distinct callchains), CUDA_GPU_MEMORY_USAGE_EVENTS (the running
+    /// sum of the allocations (+) and frees (-) per process and device) and GPU_METRICS (with
+    /// TARGET_INFO_GPU_METRICS's names). Nothing, and no warning, for a table the export lacks.
+    void readEvidenceRows();
+    /// The evidence rows read into the trace, after the event tables: the samples of each thread with their
+    /// callchains (in the trace's samples, not its events), a `memory allocated` track per process and device,
+    /// a counter track per GPU metric and GPU.
+    void applyEvidence();
     /// Notes that the file was read without locking, another program holding a write lock on it.
     void warnLocked();
     /// Notes that the file is shorter than its header says, and was read up to where it ends.
@@ -181,6 +186,12 @@ private:
     void mergeNestedApiDuplicates();
     void nameThreadsAndProcesses();
     void nameDevices();
+    void readSampleRows();
+    void readGpuMemoryUsageRows();
+    void readGpuMetricRows();
+    void applySampleRows();
+    void applyGpuMemoryUsageRows();
+    void applyGpuMetricRows();
 
     SqliteDatabase& m_db;
     std::string m_fileName;
@@ -212,6 +223,8 @@ private:
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> m_contextDevices; // readContextDevices()
     bool m_contextDevicesRead = false;
     std::uint64_t m_syncRowsWithoutWork = 0; // synchronization rows of contexts that ran no GPU work
+    NsysEvidenceRows m_evidence; // readEvidenceRows() until applyEvidence()
+    std::vector<ImportWarning> m_evidenceWarnings; // what reading them on another connection noted
 
     static constexpr unsigned kMaxThreads = 4;
     static constexpr int kLanesReservedPerTable = 4;

@@ -63,12 +63,10 @@ IoResult<TraceBuilder> NsysSqliteReader::readUnfinished(const std::string& path,
         import.warnCutOff();
     import.setOpenMode(path, withoutLocking, cutOff);
     import.readStrings();
-    import.readEventTables(options.threads, options.parallelFromRows);
+    import.readEventAndEvidenceTables(options.threads, options.parallelFromRows);
     import.readNvtx();
     import.readRanks();
-    import.readCpuSamples();
-    import.readGpuMemoryUsage();
-    import.readGpuMetrics();
+    import.applyEvidence();
     return import.takeTrace();
 }
 

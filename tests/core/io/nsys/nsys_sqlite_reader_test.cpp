@@ -359,6 +359,25 @@ TEST_P(NsysThreads, SharesOfEachTableJoinIntoTheSameTrace)
         ASSERT_EQ(a.warnings().size(), b.warnings().size());
         for (std::size_t i = 0; i < a.warnings().size(); ++i)
             EXPECT_EQ(a.warnings()[i].message, b.warnings()[i].message);
+        // The samples are read on a connection of their own beside the event tables: the same samples, each
+        // with the same frames.
+        ASSERT_EQ(a.samples().threads().size(), b.samples().threads().size());
+        for (std::size_t t = 0; t < a.samples().threads().size(); ++t) {
+            const ThreadSamples& ta = a.samples().threads()[t];
+            const ThreadSamples& tb = b.samples().threads()[t];
+            EXPECT_EQ(ta.tid, tb.tid);
+            ASSERT_EQ(ta.samples.size(), tb.samples.size());
+            for (std::size_t i = 0; i < ta.samples.size(); ++i) {
+                const auto fa = a.samples().chain(ta.samples[i].callchain);
+                const auto fb = b.samples().chain(tb.samples[i].callchain);
+                ASSERT_EQ(ta.samples[i].time, tb.samples[i].time);
+                ASSERT_EQ(fa.size(), fb.size());
+                for (std::size_t f = 0; f < fa.size(); ++f) {
+                    ASSERT_EQ(a.strings().view(fa[f].function), b.strings().view(fb[f].function));
+                    ASSERT_EQ(a.strings().view(fa[f].module), b.strings().view(fb[f].module));
+                }
+            }
+        }
     }
 }
 
