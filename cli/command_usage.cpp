@@ -53,11 +53,12 @@ constexpr std::array kCommands {
         "  --step N names the step ...#N (ProfilerStep#N). See docs/critical-path.md.\n" },
     CommandUsage { "whatif", "the step times the graph predicts if ops took longer or shorter, or waits were gone",
         "gapscope whatif --scale 'REGEX=F'... [--drop-sync N] [--launch-delay-max-us N] [--json]\n"
-        "                [--step N | --window T0:T1] [--warmup N] [--step-pattern REGEX] TRACE\n",
+        "                [--step N | --window T0:T1] [--warmup N] [--step-pattern REGEX] [--note ID] TRACE\n",
         "  --scale 'REGEX=F'        ops (GPU ops, CPU ranges with all inside them) whose name matches take F times\n"
         "                           as long; several rules multiply\n"
         "  --drop-sync N            the N-th host wait for the GPU of each window (0-based) is gone; repeatable\n"
         "  --launch-delay-max-us N  launch delays above N µs are cut to N\n"
+        "  --note ID                write the prediction into note ID of TRACE's sidecar (diff --note checks it)\n"
         "  Without --step or --window: every counted step, and their p50.\n" },
     CommandUsage { "convert", "any trace GapScope reads to Chrome trace-event JSON", "gapscope convert IN OUT\n",
         "  IN:  a trace GapScope reads (.json, .json.gz, .gapscope, an Nsight Systems .sqlite export or\n"

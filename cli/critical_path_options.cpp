@@ -49,6 +49,10 @@ ParseResult<CriticalPathOptions> parseCriticalPathOptions(const std::vector<std:
             options.changes.launchDelayCapNs = static_cast<TimeNs>(*us) * 1000;
             return std::nullopt;
         });
+        spec.value("--note", [&](const std::string& value) -> ArgumentCheck {
+            options.note = value;
+            return std::nullopt;
+        });
     }
     spec.positional([&](const std::string& trace) { traces.push_back(trace); });
     if (ArgumentCheck problem = spec.parse(args))
