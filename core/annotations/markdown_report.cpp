@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/annotations/markdown_report.h"
 
+#include "core/analysis/compare_text.h"
 #include "core/annotations/annotation_figures.h"
 #include "core/model/labels.h"
 #include "core/model/time_format.h"
@@ -89,18 +90,6 @@ void writeFigures(std::ostream& out, const Trace& trace, const AnnotationFigures
             << formatDuration(d.exposed.idle) << " |\n";
     }
     out << '\n';
-}
-
-std::string signedDuration(TimeNs ns)
-{
-    return (ns > 0 ? "+" : "") + formatDuration(ns);
-}
-
-std::string signedPercent(double fraction)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.1f %%", 100.0 * fraction);
-    return buffer;
 }
 
 std::string changeText(TimeNs before, TimeNs after)

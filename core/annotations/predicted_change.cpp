@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/annotations/predicted_change.h"
 
+#include "core/analysis/compare_text.h"
 #include "core/analysis/nearest_rank.h"
 #include "core/model/time_format.h"
 
@@ -11,18 +12,6 @@
 namespace gapscope {
 
 namespace {
-
-std::string signedDuration(TimeNs ns)
-{
-    return (ns > 0 ? "+" : "") + formatDuration(ns);
-}
-
-std::string signedPercent(double fraction)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.1f %%", 100.0 * fraction);
-    return buffer;
-}
 
 double fractionOf(TimeNs part, TimeNs whole)
 {

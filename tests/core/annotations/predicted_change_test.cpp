@@ -61,7 +61,7 @@ TEST(PredictedChange, APredictionOutsideTheMeasuredIntervalSaysTheModelWasWrong)
         std::string::npos)
         << c.text;
     EXPECT_NE(
-        c.text.find("Predicted step p50 change -7.500 ms (-7.5 %), measured -49.00 ms (-49.0 %)"), std::string::npos)
+        c.text.find("Predicted step p50 change -7.500 ms (-7.50 %), measured -49.00 ms (-49.00 %)"), std::string::npos)
         << c.text;
 }
 
@@ -123,7 +123,7 @@ TEST(PredictedChange, IsTheP50OfTheWindowsItWasComputedOver)
     EXPECT_EQ(p.windowEndNs, 335 * kMs);
     EXPECT_EQ(describePrediction(p),
         "What-if ('aten::conv' took 0.5x, host wait 2 dropped, launch delays at most 5.000 µs) over 3 steps (warm-up "
-        "1 excluded): step p50 110.0 ms -> 90.00 ms (-20.00 ms, -18.2 %).");
+        "1 excluded): step p50 110.0 ms -> 90.00 ms (-20.00 ms, -18.18 %).");
 }
 
 TEST(PredictedChange, KeepsItsPlaceInTheSidecarAndOldSidecarsLoadWithout)
@@ -194,7 +194,7 @@ TEST(PredictedChange, TheDataLoaderExperimentLandsJustInsideTheMeasuredInterval)
     EXPECT_EQ(c.interval95->low / 10 / kUs, -5665);
     ASSERT_TRUE(c.insideInterval);
     EXPECT_TRUE(*c.insideInterval);
-    EXPECT_NE(m.performanceChange.find("Predicted step p50 change -56.44 ms (-32.2 %), measured -48.97 ms (-28.0 %): "
+    EXPECT_NE(m.performanceChange.find("Predicted step p50 change -56.44 ms (-32.23 %), measured -48.97 ms (-27.96 %): "
                                        "the prediction is off by +7.474 ms, inside the measured 95 % interval "
                                        "[-56.65 ms, -11.69 ms]: the model of the step held."),
         std::string::npos)
