@@ -51,20 +51,34 @@ void CriticalPathOverlay::paintEvent(QPaintEvent*)
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setClipRect(timeline::TimelinePainter::lanesRect(scene));
-    // Only what is in view: the stretches overlapping the visible time range.
-    const TimeNs t0 = scene.axis.start;
-    const TimeNs t1 = scene.axis.end;
+    // Consecutive stretches on one lane are one run of the path: one box around them (over the depth rows they
+    // use), so that a run of many short kernels or nested host ops reads as one piece, and hand-overs join the boxes.
     const auto& segments = m_outline->segments;
     std::vector<std::optional<QRectF>> rects(segments.size());
-    painter.setPen(QPen(pathColour(), 2.0));
-    painter.setBrush(Qt::NoBrush);
+    std::vector<QRectF> runs;
+    const TimeNs t0 = scene.axis.start;
+    const TimeNs t1 = scene.axis.end;
+    std::optional<QRectF> run;
     for (std::size_t i = 0; i < segments.size(); ++i) {
+        const bool newRun = i == 0 || segments[i].event.lane != segments[i - 1].event.lane;
+        if (newRun && run) {
+            runs.push_back(*run);
+            run.reset();
+        }
         if (segments[i].end < t0 || segments[i].start > t1)
             continue;
         rects[i] = stretchRect(scene, segments[i]);
         if (rects[i])
-            painter.drawRect(*rects[i]);
+            run = run ? run->united(*rects[i]) : *rects[i];
     }
+    if (run)
+        runs.push_back(*run);
+    QColor fill = pathColour();
+    fill.setAlpha(40);
+    painter.setPen(QPen(pathColour(), 2.0));
+    painter.setBrush(fill);
+    for (const QRectF& r : runs)
+        painter.drawRect(r);
     QPen arrow(pathColour(), 1.5);
     painter.setPen(arrow);
     for (const PathHandOver& h : m_outline->handOvers) {

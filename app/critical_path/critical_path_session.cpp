@@ -9,6 +9,7 @@
 #include "app/timeline/geometry/hit_test.h"
 #include "app/timeline/timeline_painter.h"
 #include "app/timeline/timeline_view.h"
+#include "core/analysis/gap_evidence.h"
 #include "core/analysis/what_if.h"
 #include "core/annotations/predicted_change.h"
 #include "core/model/time_format.h"
@@ -17,6 +18,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <chrono>
@@ -129,6 +131,8 @@ CriticalPathSession::CriticalPathSession(
     connect(m_dock->toggleViewAction(), &QAction::toggled, this, [this](bool on) {
         if (on && !m_computed)
             compute();
+        if (on) // a tab behind the others would not be seen; raised once the dock area has laid it out
+            QTimer::singleShot(0, m_dock, &QDockWidget::raise);
         m_overlay->setVisible(on && m_overlay->outline());
     });
     connect(window, &MainWindow::traceShown, this, &CriticalPathSession::onTraceShown);
@@ -192,11 +196,37 @@ void CriticalPathSession::addMenuEntries(QMenu* menu, const QPoint& pos)
     using timeline::TimelinePainter;
     const auto event = timeline::hitTest(*scene.trace, *scene.index, *scene.layout, scene.axis,
         TimelinePainter::screenXToAxis(scene, pos.x()), TimelinePainter::screenYToContent(scene, pos.y()));
-    if (!event)
+    if (event) {
+        menu->addSeparator();
+        const EventRef ref = *event;
+        menu->addAction(tr("What if this took 50 % less?"), this, [this, ref] { whatIfShorter(ref, 50); });
         return;
-    menu->addSeparator();
-    const EventRef ref = *event;
-    menu->addAction(tr("What if this took 50 % less?"), this, [this, ref] { whatIfShorter(ref, 50); });
+    }
+    if (const auto gap = m_view->gapAtPoint(pos); gap && gapCause(*gap)) {
+        menu->addSeparator();
+        const std::size_t index = *gap;
+        const QString name = qs(m_trace->strings().view(m_trace->event(*gapCause(index)).name));
+        menu->addAction(tr("What if this gap's cause (%1) took 50 % less?").arg(name.left(60)), this,
+            [this, index] { whatIfGap(index, 50); });
+    }
+}
+
+std::optional<EventRef> CriticalPathSession::gapCause(std::size_t gap) const
+{
+    const std::shared_ptr<const AnalysisResult> analysis = m_window->analysis();
+    if (!analysis || !m_trace || gap >= analysis->gaps.size())
+        return std::nullopt;
+    GapEvidenceFinder finder(*m_trace, analysis->options.launchThresholdNs);
+    const GapEvidence evidence = finder.evidence(analysis->gaps[gap]);
+    return evidence.hostRange ? evidence.hostRange : evidence.syncCall;
+}
+
+bool CriticalPathSession::whatIfGap(std::size_t gap, int percentLess)
+{
+    const auto cause = gapCause(gap);
+    if (cause)
+        whatIfShorter(*cause, percentLess);
+    return cause.has_value();
 }
 
 void CriticalPathSession::whatIfShorter(EventRef event, int percentLess)

@@ -44,6 +44,10 @@ public:
     /// Predicts the step time if `event`'s name took `percentLess` % less (off the GUI thread); whatIfShown()
     /// follows.
     void whatIfShorter(EventRef event, int percentLess);
+    /// For a gap of the analysis on screen: the what-if of its cause, the host range it waited for (a `host` gap)
+    /// or the synchronizing call that drained the GPU (`sync`), `percentLess` % shorter. False when the gap's
+    /// evidence names neither.
+    bool whatIfGap(std::size_t gap, int percentLess);
     /// Writes the last prediction into the selected note; false when there is no prediction or no note selected.
     bool recordPrediction();
 
@@ -62,6 +66,8 @@ private:
     void onTraceShown();
     void showPath(std::shared_ptr<const PathOutline> outline);
     void addMenuEntries(QMenu* menu, const QPoint& viewportPos);
+    /// The event a gap's evidence blames: its host range, else its synchronizing call.
+    std::optional<EventRef> gapCause(std::size_t gap) const;
     void updateRecordButton();
 
     MainWindow* m_window;

@@ -9,9 +9,10 @@
 // run with the change, note_measurement.h), prediction (optional: what a what-if predicted, {scale: [{pattern,
 // factor}], dropSyncs, launchDelayMaxNs?, window: {kind, warmup, count, start, end}, measuredP50Ns,
 // predictedP50Ns, changeNs, made}, predicted_change.h), status, colour, created, modified.
-// Changes that only add keys keep version 1 (afterTrace and prediction were added so: older builds keep them as unknown keys
-// and write them back; older sidecars, without them, load as before): readers keep the top-level and per-annotation keys they
-// do not know and write them back (keys added inside "lanes" or "gap" entries are not kept).
+// Changes that only add keys keep version 1 (afterTrace and prediction were added so: older builds keep them as unknown
+// keys and write them back; older sidecars, without them, load as before): readers keep the top-level and
+// per-annotation keys they do not know and write them back (keys added inside "lanes", "gap" or "prediction" entries
+// are not kept).
 
 #include "core/annotations/annotation.h"
 #include "core/io/common/io_error.h"
