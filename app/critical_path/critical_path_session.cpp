@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -68,13 +69,16 @@ QString pathHtml(const Trace& trace, const PathOutline& outline)
                   QString::fromStdString(formatRelativeTime(w.start, origin)),
                   QString::fromStdString(formatRelativeTime(w.end, origin)), duration(path.lengthNs),
                   qs(windowKindName(w.kind)));
+    // The breakdown and the longest names side by side, so that both fit a dock of a few lines.
+    html += QStringLiteral("<table cellspacing='0' cellpadding='0'><tr><td valign='top'>");
     html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
     for (int c = 0; c < kPathCategoryCount; ++c) {
         const TimeNs ns = path.byCategory[static_cast<std::size_t>(c)];
         html += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td></tr>")
                     .arg(qs(pathCategoryName(static_cast<PathCategory>(c))), duration(ns), share(ns, path.lengthNs));
     }
-    html += QStringLiteral("</table><b>%1</b><table cellspacing='0' cellpadding='2'>")
+    html += QStringLiteral("</table></td><td width='24'></td><td valign='top'><b>%1</b>"
+                           "<table cellspacing='0' cellpadding='2'>")
                 .arg(QObject::tr("Longest on the path:"));
     const std::size_t shown = std::min<std::size_t>(path.top.size(), 10);
     for (std::size_t i = 0; i < shown; ++i) {
@@ -86,7 +90,7 @@ QString pathHtml(const Trace& trace, const PathOutline& outline)
                     .arg(name.toHtmlEscaped(), qs(pathCategoryName(n.category)), duration(n.onPathNs),
                         share(n.onPathNs, path.lengthNs));
     }
-    html += QStringLiteral("</table>");
+    html += QStringLiteral("</table></td></tr></table>");
     html += QObject::tr("%1 stretches outlined on their lanes, %2 hand-overs between lanes drawn.")
                 .arg(outline.segments.size())
                 .arg(outline.handOvers.size());
@@ -102,7 +106,7 @@ CriticalPathSession::CriticalPathSession(
     , m_view(view)
     , m_annotations(annotations)
     , m_dock(new QDockWidget(tr("Critical Path"), window))
-    , m_summary(new QLabel)
+    , m_summary(new QTextBrowser)
     , m_whatIf(new QLabel)
     , m_record(new QPushButton(tr("Write Prediction into Note")))
     , m_overlay(new CriticalPathOverlay(view))
@@ -110,18 +114,16 @@ CriticalPathSession::CriticalPathSession(
     m_dock->setObjectName(QStringLiteral("criticalPathDock"));
     auto* content = new QWidget;
     auto* layout = new QVBoxLayout(content);
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setFrameShape(QFrame::NoFrame);
     m_summary->setText(tr("Not computed yet."));
     m_whatIf->setWordWrap(true);
     m_whatIf->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_whatIf->setText(tr("Right-click a kernel or an op: What if this took 50 % less?"));
     m_record->setToolTip(tr("Record the prediction in the selected note: gapscope diff --note and Measure "
                             "against\u2026 check it against the run with the change"));
-    layout->addWidget(m_summary);
+    layout->addWidget(m_summary, 1);
     layout->addWidget(m_whatIf);
     layout->addWidget(m_record, 0, Qt::AlignLeft);
-    layout->addStretch(1);
     m_dock->setWidget(content);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
     window->tabifyDockWidget(window->analysisDocks()->gapsDockWidget(), m_dock);

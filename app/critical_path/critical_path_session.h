@@ -22,6 +22,7 @@ class QLabel;
 class QMenu;
 class QPoint;
 class QPushButton;
+class QTextBrowser;
 
 namespace gapscope::timeline {
 class TimelineView;
@@ -52,7 +53,8 @@ public:
     bool recordPrediction();
 
     QDockWidget* dockWidget() const { return m_dock; }
-    QLabel* summaryLabel() const { return m_summary; }
+    /// The dock's account of the path (or why there is none), scrollable.
+    QTextBrowser* summary() const { return m_summary; }
     QLabel* whatIfLabel() const { return m_whatIf; }
     QPushButton* recordButton() const { return m_record; }
     CriticalPathOverlay* overlay() const { return m_overlay; }
@@ -74,7 +76,7 @@ private:
     timeline::TimelineView* m_view;
     AnnotationSession* m_annotations;
     QDockWidget* m_dock;
-    QLabel* m_summary;
+    QTextBrowser* m_summary;
     QLabel* m_whatIf;
     QPushButton* m_record;
     CriticalPathOverlay* m_overlay;
