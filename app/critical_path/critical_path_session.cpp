@@ -126,8 +126,10 @@ CriticalPathSession::CriticalPathSession(
     layout->addWidget(m_record, 0, Qt::AlignLeft);
     m_dock->setWidget(content);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
-    window->tabifyDockWidget(window->analysisDocks()->gapsDockWidget(), m_dock);
+    QDockWidget* gaps = window->analysisDocks()->gapsDockWidget();
+    window->tabifyDockWidget(gaps, m_dock);
     m_dock->hide();
+    gaps->raise(); // the tab the window opens with, as before the dock was added
     updateRecordButton();
 
     connect(m_dock->toggleViewAction(), &QAction::toggled, this, [this](bool on) {

@@ -146,6 +146,11 @@ TEST(CriticalPathDock, ShowsTheMedianStepsPathOutlinedAndItsWhatIfGoesIntoTheNot
     ASSERT_TRUE(saved[0].prediction);
     EXPECT_EQ(saved[0].prediction->predictedP50Ns, session->prediction()->predictedP50Ns);
 
+    session->dockWidget()->raise();
+    QCoreApplication::processEvents(); // the Note panel's label lays its new lines out
+    if (const QByteArray shot = qgetenv("GAPSCOPE_CRITICAL_PATH_SHOT"); !shot.isEmpty())
+        window.grab().save(QString::fromLocal8Bit(shot).replace(QStringLiteral(".png"), QStringLiteral("-whatif.png")));
+
     // Measure against… the run with four workers: the panel says predicted against measured.
     app::NoteMeasurePanel* panel = window.annotations()->editor()->measurePanel();
     EXPECT_TRUE(panel->resultLabel()->text().contains(QStringLiteral("Prediction: What-if (")))
