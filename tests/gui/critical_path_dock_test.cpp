@@ -8,9 +8,12 @@
 #include "app/annotations/note_measure_panel.h"
 #include "app/critical_path/critical_path_overlay.h"
 #include "app/critical_path/critical_path_session.h"
+#include "app/export/annotated_picture.h"
+#include "app/export/picture_header.h"
 #include "app/timeline/timeline_painter.h"
 #include "app/timeline/timeline_view.h"
 #include "cli/commands.h"
+#include "core/analysis/compare_text.h"
 #include "gui/annotations_test_support.h"
 #include "tests/test_paths.h"
 
@@ -162,6 +165,18 @@ TEST(CriticalPathDock, ShowsTheMedianStepsPathOutlinedAndItsWhatIfGoesIntoTheNot
     EXPECT_TRUE(panel->resultLabel()->text().contains(QStringLiteral("Predicted step p50 change")))
         << panel->resultLabel()->text().toStdString();
     EXPECT_EQ(panel->measurement()->prediction->measuredChangeNs, (126'183 - 175'153) * 1'000LL);
+
+    // The exported picture's line for the note carries predicted against measured too.
+    picture::PictureRequest request;
+    request.annotations = { *window.annotations()->controller()->find(id) };
+    request.measurements.emplace(id.toStdString(), *panel->measurement());
+    const QStringList lines = picture::measuredNoteLines(request);
+    ASSERT_EQ(lines.size(), 1);
+    const PredictionCheck& c = *panel->measurement()->prediction;
+    EXPECT_TRUE(lines[0].contains(QStringLiteral("; predicted %1, measured -48.97 ms, error %2, ")
+                                      .arg(QString::fromStdString(signedDuration(c.predictedChangeNs)),
+                                          QString::fromStdString(signedDuration(c.errorNs)))))
+        << lines[0].toStdString();
 }
 
 } // namespace
