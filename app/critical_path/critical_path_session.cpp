@@ -169,7 +169,7 @@ void CriticalPathSession::compute()
     using Outcome = std::variant<std::shared_ptr<const PathOutline>, QString>;
     m_pathJob.run(
         this,
-        [trace = m_trace](std::stop_token) -> Outcome {
+        [trace = m_trace](const std::stop_token&) -> Outcome {
             const auto window = medianStepOrGpuWindow(*trace, "", 0);
             if (!window)
                 return tr("The trace has no steps and no GPU activity: no window to take the path of.");
@@ -244,7 +244,7 @@ void CriticalPathSession::whatIfShorter(EventRef event, int percentLess)
     using Outcome = std::variant<PredictedChange, QString>;
     m_whatIfJob.run(
         this,
-        [trace = m_trace, changes](std::stop_token) -> Outcome {
+        [trace = m_trace, changes](const std::stop_token&) -> Outcome {
             std::vector<PathWindow> windows = stepPathWindows(*trace, "", 0);
             if (windows.empty()) {
                 const auto gpu = medianStepOrGpuWindow(*trace, "", 0);

@@ -33,7 +33,7 @@ std::string contentOf(const std::string& path)
 /// A copy of the num_workers=0 trace in `dir` with one note "loader" on it.
 std::string traceWithNote(const test::TempDir& dir)
 {
-    const std::string trace = dir.file("before.json.gz");
+    std::string trace = dir.file("before.json.gz");
     std::filesystem::copy_file(kResnet0, trace);
     AnnotationStore store = AnnotationStore::openForTrace(trace);
     Annotation note;
