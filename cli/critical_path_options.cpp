@@ -61,6 +61,11 @@ ArgumentSpec criticalPathArguments(CriticalPathOptions& options, std::vector<std
                 options.changes.launchDelayCapNs = static_cast<TimeNs>(*us) * 1000;
                 return std::nullopt;
             });
+        spec.value("--note ID", "write the prediction into note ID of TRACE's sidecar (diff --note checks it)",
+            [&](const std::string& value) -> ArgumentCheck {
+                options.note = value;
+                return std::nullopt;
+            });
     }
     spec.positional(
         "TRACE", "the trace (one process's window)", [&](const std::string& trace) { traces.push_back(trace); });

@@ -26,6 +26,8 @@ struct CriticalPathOptions {
     std::size_t top = 20;
     /// whatif only.
     WhatIfChanges changes;
+    /// whatif --note ID: the prediction goes into that note of the trace's sidecar.
+    std::optional<std::string> note;
 };
 
 /// Parses `critical-path` (whatIf false) or `whatif` arguments: the options, or why they are wrong.

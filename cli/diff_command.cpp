@@ -419,6 +419,8 @@ int measureNote(const DiffOptions& options, const LoadedRun& base, const LoadedR
     }
     out << "Note " << note.id << (note.title.empty() ? std::string() : " (" + note.title + ")") << ": "
         << m.performanceChange << "\n";
+    if (m.prediction)
+        out << "Prediction: " << m.prediction->text << "\n";
     out << "Proposed status: " << annotationStatusName(m.proposedStatus)
         << (options.acceptStatus ? " (set)" : " (not set: confirm it in the viewer, or run again with --accept)")
         << "; saved to " << store.savePath() << "\n";

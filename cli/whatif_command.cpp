@@ -3,12 +3,46 @@
 #include "cli/commands.h"
 #include "cli/critical_path_report.h"
 #include "cli/text_columns.h"
+#include "core/annotations/annotation_store.h"
+#include "core/annotations/predicted_change.h"
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
 
 #include <nlohmann/json.hpp>
 
 namespace gapscope::cli {
+
+namespace {
+
+/// `--note ID`: writes the prediction into that note of the trace's sidecar. A sidecar that cannot be read is not
+/// written to, and a failed save leaves the file as it was (AnnotationStore): either way the note is unchanged.
+bool recordPrediction(const std::string& tracePath, const std::string& id, const PredictedChange& prediction,
+    std::string& savedTo, std::ostream& err)
+{
+    AnnotationStore store = AnnotationStore::openForTrace(tracePath);
+    if (store.loadError()) {
+        err << "gapscope whatif: the notes of " << tracePath
+            << " cannot be read, so the prediction was not written: " << store.loadError()->toString() << "\n";
+        return false;
+    }
+    const Annotation* found = store.find(id);
+    if (!found) {
+        err << "gapscope whatif: " << store.savePath() << " has no note with id '" << id << "'\n";
+        return false;
+    }
+    Annotation note = *found;
+    note.prediction = prediction;
+    store.update(note);
+    if (auto saved = store.save(); !saved) {
+        err << "gapscope whatif: the prediction could not be saved (the note is unchanged): "
+            << saved.error().toString() << "\n";
+        return false;
+    }
+    savedTo = store.savePath();
+    return true;
+}
+
+} // namespace
 
 int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
@@ -50,6 +84,13 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     const TimeNs measuredP50 = nearestRankMedian(measured);
     const TimeNs predictedP50 = nearestRankMedian(predicted);
+    std::string savedTo;
+    if (options.note
+        && !recordPrediction(options.trace, *options.note,
+            predictedChangeOf(options.changes, windows, *outcomes, options.warmupSteps,
+                formatIsoUtc(std::chrono::system_clock::now())),
+            savedTo, err))
+        return 1;
     if (options.json) {
         nlohmann::json steps = nlohmann::json::array();
         for (const Row& r : rows) {
@@ -62,9 +103,11 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
             rules.push_back({ { "pattern", options.changes.scales[i].pattern },
                 { "factor", options.changes.scales[i].factor }, { "matched_ops", matched[i] } });
         }
-        const nlohmann::json doc { { "steps", steps }, { "measured_p50_ns", measuredP50 },
+        nlohmann::json doc { { "steps", steps }, { "measured_p50_ns", measuredP50 },
             { "predicted_p50_ns", predictedP50 }, { "change_p50_ns", predictedP50 - measuredP50 },
             { "by_category_ns", categoriesJson(byCategory) }, { "scale", rules } };
+        if (options.note)
+            doc["note"] = { { "id", *options.note }, { "saved_to", savedTo } };
         out << doc.dump(2) << "\n";
         return 0;
     }
@@ -88,6 +131,9 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
     out << "\nPredicted critical path by category, over the " << rows.size() << " window(s) together ("
         << formatDuration(predictedTotal) << "):\n";
     writeBreakdown(byCategory, predictedTotal, out);
+    if (options.note)
+        out << "\nThe prediction is in note " << *options.note << " (" << savedTo << "): `gapscope diff --note "
+            << *options.note << " TRACE AFTER` checks it against the run with the change.\n";
     return 0;
 }
 

@@ -82,6 +82,7 @@ AnnotationSession::AnnotationSession(
     connect(m_gapsDock, &GapsDock::explainRequested, this, [this](std::size_t gap) { explainGap(gap); });
     connect(m_view, &timeline::TimelineView::contextMenuRequested, this, [this](const QPoint& pos) {
         QMenu* menu = timelineMenu(pos, m_view);
+        emit timelineMenuAboutToShow(menu, pos);
         if (!menu->isEmpty())
             menu->exec(m_view->canvas()->mapToGlobal(pos));
         menu->deleteLater();

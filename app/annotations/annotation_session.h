@@ -75,6 +75,10 @@ public:
     QAction* saveNotesAsAction() const { return m_saveAs; }
     QAction* exportHypothesesAction() const { return m_export; }
 
+signals:
+    /// The timeline's right-click menu is about to show: other parts add their entries to it.
+    void timelineMenuAboutToShow(QMenu* menu, const QPoint& viewportPos);
+
 private:
     /// The trace the notes are on: BASE as read while comparing, else the trace on screen.
     std::shared_ptr<const Trace> notesTrace() const;

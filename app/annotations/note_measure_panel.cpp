@@ -172,14 +172,26 @@ void NoteMeasurePanel::updateView()
         text += note->status == m_measurement->proposedStatus
             ? tr("; the note's status is %1.").arg(proposed)
             : tr("; the note's status stays %1 until you accept it.").arg(fromView(annotationStatusName(note->status)));
+        if (m_measurement->prediction) {
+            const PredictionCheck& c = *m_measurement->prediction;
+            // A prediction the measurement refutes is a finding of its own: said first and in bold.
+            const bool wrong = c.insideInterval && !*c.insideInterval;
+            text += tr("<br>%1%2%3")
+                        .arg(wrong ? QStringLiteral("<b>") : QString(), QString::fromStdString(c.text).toHtmlEscaped(),
+                            wrong ? QStringLiteral("</b>") : QString());
+        }
         m_result->setText(text);
         return;
     }
+    const QString prediction = note->prediction
+        ? tr("<br>Prediction: %1").arg(QString::fromStdString(describePrediction(*note->prediction)).toHtmlEscaped())
+        : QString();
     if (!note->afterTrace.empty())
         m_result->setText(tr("After trace: %1 (Measure against... to measure again)")
-                              .arg(QString::fromStdString(note->afterTrace).toHtmlEscaped()));
+                              .arg(QString::fromStdString(note->afterTrace).toHtmlEscaped())
+            + prediction);
     else
-        m_result->setText(tr("No after trace yet: Measure against... the run with the change."));
+        m_result->setText(tr("No after trace yet: Measure against... the run with the change.") + prediction);
 }
 
 } // namespace gapscope::app

@@ -42,6 +42,12 @@ QString duration(TimeNs ns)
     return QString::fromStdString(formatDuration(ns));
 }
 
+/// "+7.474 ms", "-56.44 ms": a change.
+QString signedDuration(TimeNs ns)
+{
+    return (ns > 0 ? QStringLiteral("+") : QString()) + duration(ns);
+}
+
 /// "+12.30 ms" relative to the trace start.
 QString relative(TimeNs t, TimeNs origin)
 {
@@ -267,6 +273,15 @@ QStringList measuredNoteLines(const PictureRequest& request)
         }
         line += QStringLiteral("; %1 %2 \u2192 %3")
                     .arg(QString::fromStdString(m.figure), duration(m.figureBeforeNs), duration(m.figureAfterNs));
+        if (m.prediction) {
+            const PredictionCheck& c = *m.prediction;
+            const QString verdict = !c.insideInterval ? QStringLiteral("not checked")
+                : *c.insideInterval                   ? QStringLiteral("inside the 95 % interval: the model held")
+                                    : QStringLiteral("outside the 95 % interval: the model of the step was wrong");
+            line += QStringLiteral("; predicted %1, measured %2, error %3, %4")
+                        .arg(signedDuration(c.predictedChangeNs), signedDuration(c.measuredChangeNs),
+                            signedDuration(c.errorNs), verdict);
+        }
         line += QStringLiteral("; window %1").arg(qs(windowKindName(m.window)));
         if (m.window == WindowKind::Steps)
             line += QStringLiteral(" (warm-up %1 excluded)").arg(m.warmupSteps);

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/job/job_lane_overlay.h"
 
-#include <QEvent>
 #include <QPainter>
-#include <QScrollBar>
 
 namespace gapscope::timeline {
 
@@ -14,38 +12,20 @@ const QColor kSpread(20, 90, 200);
 } // namespace
 
 JobLaneOverlay::JobLaneOverlay(TimelineView* view)
-    : QWidget(view->canvas())
-    , m_view(view)
-{
-    setAttribute(Qt::WA_TransparentForMouseEvents);
-    setAttribute(Qt::WA_NoSystemBackground);
-    setGeometry(view->canvas()->rect());
-    view->canvas()->installEventFilter(this);
-    connect(view->verticalScrollBar(), &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
-    hide();
-}
+    : CanvasOverlay(view)
+{ }
 
 void JobLaneOverlay::setSpread(std::optional<ArrivalSpread> spread)
 {
     m_spread = std::move(spread);
-    setVisible(m_spread.has_value());
-    raise();
-    update();
-}
-
-bool JobLaneOverlay::eventFilter(QObject* watched, QEvent* event)
-{
-    // The canvas repaints its children with it (zoom, pan); only its size is followed here.
-    if (watched == m_view->canvas() && event->type() == QEvent::Resize)
-        setGeometry(m_view->canvas()->rect());
-    return QWidget::eventFilter(watched, event);
+    showLayer(m_spread.has_value());
 }
 
 void JobLaneOverlay::paintEvent(QPaintEvent*)
 {
     if (!m_spread)
         return;
-    const TimelineScene scene = m_view->scene();
+    const TimelineScene scene = view()->scene();
     if (!scene.trace)
         return;
     QPainter painter(this);

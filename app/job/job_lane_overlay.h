@@ -5,9 +5,8 @@
 // every rank, outlined, and its arrival spread as a bracket from the first arrival to the last, with dashed lines
 // down the lanes at both ends. Reads the view's scene; changes nothing in the view.
 
+#include "app/timeline/canvas_overlay.h"
 #include "app/timeline/timeline_view.h"
-
-#include <QWidget>
 
 namespace gapscope::timeline {
 
@@ -18,7 +17,7 @@ struct ArrivalSpread {
     QString label;
 };
 
-class JobLaneOverlay : public QWidget {
+class JobLaneOverlay : public CanvasOverlay {
     Q_OBJECT
 public:
     explicit JobLaneOverlay(TimelineView* view);
@@ -28,10 +27,8 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    TimelineView* m_view;
     std::optional<ArrivalSpread> m_spread;
 };
 

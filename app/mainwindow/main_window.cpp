@@ -4,6 +4,7 @@
 #include "app/annotations/annotation_controller.h"
 #include "app/annotations/annotation_session.h"
 #include "app/compare/comparison_controller.h"
+#include "app/critical_path/critical_path_session.h"
 #include "app/export/image_export_controller.h"
 #include "app/job/job_session.h"
 #include "app/mainwindow/analysis_docks.h"
@@ -60,6 +61,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_details = new DetailsPanel(this, state, m_loader, options, m_analysisDocks->gapsDock());
     m_annotations = new AnnotationSession(this, m_view, state, m_analysisDocks->gapsDock());
     arrangeDocks();
+    // Owned by the window (a child), reached with findChild: it only listens to the window's signals.
+    new CriticalPathSession(this, m_view, m_annotations);
     m_partialLoad = new PartialLoadController(this, state);
     m_imageExport = new ImageExportController(this, m_view, m_annotations, m_comparison->dock());
     m_recording = new RecordingOffer(this, [this] { return m_loaded.trace != nullptr; });

@@ -72,6 +72,37 @@ struct OptimizationRecord {
     friend bool operator==(const OptimizationRecord&, const OptimizationRecord&) = default;
 };
 
+/// One `--scale 'REGEX=F'` rule of a what-if (what_if.h), as the prediction keeps it.
+struct PredictedScale {
+    std::string pattern;
+    double factor = 1.0;
+    friend bool operator==(const PredictedScale&, const PredictedScale&) = default;
+};
+
+/// What a what-if of the BASE trace predicts the change will do to the step time, written before the change is
+/// made so that the measurement can check it (predicted_change.h). `measuredP50Ns`/`predictedP50Ns` are the p50 of
+/// the windows it was computed over: `windowCount` steps (warm-up `warmupSteps` left out) from `windowStartNs` to
+/// `windowEndNs`, or one explicit window.
+struct PredictedChange {
+    std::vector<PredictedScale> scales;
+    /// Host waits left out, by index in each window (what_if.h WhatIfChanges::dropSyncs).
+    std::vector<std::int64_t> droppedSyncs;
+    std::optional<TimeNs> launchDelayCapNs;
+    /// true: one window per counted step; false: one explicit window.
+    bool steps = true;
+    int warmupSteps = 0;
+    std::int64_t windowCount = 0;
+    TimeNs windowStartNs = 0;
+    TimeNs windowEndNs = 0;
+    TimeNs measuredP50Ns = 0;
+    TimeNs predictedP50Ns = 0;
+    /// ISO 8601 UTC, when the prediction was made.
+    std::string made;
+
+    TimeNs changeNs() const { return predictedP50Ns - measuredP50Ns; }
+    friend bool operator==(const PredictedChange&, const PredictedChange&) = default;
+};
+
 struct Annotation {
     /// Stable, unique within a sidecar; AnnotationStore::add() assigns one when empty.
     std::string id;
@@ -88,6 +119,8 @@ struct Annotation {
     /// relative to the folder of the trace the note is on. Empty: not measured against one yet
     /// (note_measurement.h).
     std::string afterTrace;
+    /// The step-time change a what-if predicted for the note's change, if one was recorded.
+    std::optional<PredictedChange> prediction;
     /// "#rrggbb".
     std::string colour = "#e69f00";
     /// ISO 8601 UTC, "2024-05-01T12:34:56Z".

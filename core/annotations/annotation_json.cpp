@@ -18,7 +18,7 @@ using Json = nlohmann::ordered_json;
 
 const char* const kKnownAnnotationKeys[] = { "id", "start", "end", "lanes", "gap", "title", "problem", "baseline",
     "hypothesis", "change", "correctnessCheck", "performanceChange", "sideEffects", "status", "colour", "created",
-    "modified", "afterTrace" };
+    "modified", "afterTrace", "prediction" };
 const char* const kKnownTopLevelKeys[] = { "format", "version", "trace", "annotations" };
 
 // ---- locating a JSON pointer in the text -------------------------------------------------------
@@ -298,6 +298,69 @@ private:
         return true;
     }
 
+    bool readNumber(const Json& object, const char* key, const std::vector<std::string>& at, double& out)
+    {
+        if (!object.contains(key) || !object[key].is_number())
+            return fail(object.contains(key) ? extend(at, key) : at, std::string("\"") + key + "\" must be a number");
+        out = object[key].get<double>();
+        return true;
+    }
+
+    bool readPrediction(const Json& object, const std::vector<std::string>& at, PredictedChange& p)
+    {
+        if (!object.is_object())
+            return fail(at, "\"prediction\" must be an object {scale, dropSyncs, window, measuredP50Ns, ...}");
+        if (object.contains("scale")) {
+            if (!object["scale"].is_array())
+                return fail(extend(at, "scale"), "\"scale\" must be an array of {pattern, factor}");
+            for (std::size_t i = 0; i < object["scale"].size(); ++i) {
+                const Json& rule = object["scale"][i];
+                const std::vector<std::string> ruleAt = extend(extend(at, "scale"), std::to_string(i));
+                if (!rule.is_object())
+                    return fail(ruleAt, "a scale rule must be an object {pattern, factor}");
+                PredictedScale scale;
+                if (!readString(rule, "pattern", ruleAt, scale.pattern)
+                    || !readNumber(rule, "factor", ruleAt, scale.factor))
+                    return false;
+                p.scales.push_back(std::move(scale));
+            }
+        }
+        if (object.contains("dropSyncs")) {
+            if (!object["dropSyncs"].is_array())
+                return fail(extend(at, "dropSyncs"), "\"dropSyncs\" must be an array of integers");
+            for (const Json& n : object["dropSyncs"]) {
+                if (!n.is_number_integer())
+                    return fail(extend(at, "dropSyncs"), "\"dropSyncs\" must be an array of integers");
+                p.droppedSyncs.push_back(n.get<std::int64_t>());
+            }
+        }
+        if (object.contains("launchDelayMaxNs")) {
+            TimeNs cap = 0;
+            if (!readInteger(object, "launchDelayMaxNs", at, cap))
+                return false;
+            p.launchDelayCapNs = cap;
+        }
+        if (!object.contains("window") || !object["window"].is_object())
+            return fail(object.contains("window") ? extend(at, "window") : at,
+                "\"prediction\" needs a \"window\" object {kind, warmup, count, start, end}");
+        const Json& window = object["window"];
+        const std::vector<std::string> windowAt = extend(at, "window");
+        std::string kind = "steps";
+        std::int64_t warmup = 0;
+        if (!readString(window, "kind", windowAt, kind) || !readInteger(window, "warmup", windowAt, warmup, false)
+            || !readInteger(window, "count", windowAt, p.windowCount)
+            || !readInteger(window, "start", windowAt, p.windowStartNs)
+            || !readInteger(window, "end", windowAt, p.windowEndNs))
+            return false;
+        if (kind != "steps" && kind != "explicit")
+            return fail(
+                extend(windowAt, "kind"), "window \"kind\" must be \"steps\" or \"explicit\", got \"" + kind + "\"");
+        p.steps = kind == "steps";
+        p.warmupSteps = static_cast<int>(warmup);
+        return readInteger(object, "measuredP50Ns", at, p.measuredP50Ns)
+            && readInteger(object, "predictedP50Ns", at, p.predictedP50Ns) && readString(object, "made", at, p.made);
+    }
+
     bool readAnnotation(const Json& object, const std::vector<std::string>& at, Annotation& a)
     {
         if (!object.is_object())
@@ -325,6 +388,12 @@ private:
             if (!readGap(object["gap"], extend(at, "gap"), gap))
                 return false;
             a.gap = gap;
+        }
+        if (object.contains("prediction") && !object["prediction"].is_null()) {
+            PredictedChange prediction;
+            if (!readPrediction(object["prediction"], extend(at, "prediction"), prediction))
+                return false;
+            a.prediction = std::move(prediction);
         }
         OptimizationRecord& r = a.record;
         if (!readString(object, "title", at, a.title) || !readString(object, "problem", at, r.problem)
@@ -368,6 +437,26 @@ void appendUnknown(Json& object, const std::string& unknownJson)
     }
 }
 
+Json predictionToJson(const PredictedChange& p)
+{
+    Json object = Json::object();
+    Json scales = Json::array();
+    for (const PredictedScale& scale : p.scales)
+        scales.push_back(Json { { "pattern", scale.pattern }, { "factor", scale.factor } });
+    object["scale"] = std::move(scales);
+    object["dropSyncs"] = p.droppedSyncs;
+    if (p.launchDelayCapNs)
+        object["launchDelayMaxNs"] = *p.launchDelayCapNs;
+    object["window"] = Json { { "kind", p.steps ? "steps" : "explicit" }, { "warmup", p.warmupSteps },
+        { "count", p.windowCount }, { "start", p.windowStartNs }, { "end", p.windowEndNs } };
+    object["measuredP50Ns"] = p.measuredP50Ns;
+    object["predictedP50Ns"] = p.predictedP50Ns;
+    // Derived, for a person reading the file; recomputed from the two p50s on reading.
+    object["changeNs"] = p.changeNs();
+    object["made"] = p.made;
+    return object;
+}
+
 Json annotationToJson(const Annotation& a)
 {
     Json object = Json::object();
@@ -405,6 +494,8 @@ Json annotationToJson(const Annotation& a)
     object["sideEffects"] = a.record.sideEffects;
     if (!a.afterTrace.empty())
         object["afterTrace"] = a.afterTrace;
+    if (a.prediction)
+        object["prediction"] = predictionToJson(*a.prediction);
     object["created"] = a.created;
     object["modified"] = a.modified;
     appendUnknown(object, a.unknownFieldsJson);

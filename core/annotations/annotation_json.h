@@ -6,10 +6,13 @@
 // Each annotation is a flat object: id, start, end (ns on the trace clock), lanes ([{pid, tid}] or
 // [{pid, device, stream}]), gap ({pid, device, stream?, start, end, cause}), title, problem, baseline,
 // hypothesis, change, correctnessCheck, performanceChange, sideEffects, afterTrace (optional: the trace of the
-// run with the change, note_measurement.h), status, colour, created, modified.
-// Changes that only add keys keep version 1 (afterTrace was added so: older builds keep it as an unknown key and
-// write it back; older sidecars, without it, load as before): readers keep the top-level and per-annotation keys they
-// do not know and write them back (keys added inside "lanes" or "gap" entries are not kept).
+// run with the change, note_measurement.h), prediction (optional: what a what-if predicted, {scale: [{pattern,
+// factor}], dropSyncs, launchDelayMaxNs?, window: {kind, warmup, count, start, end}, measuredP50Ns,
+// predictedP50Ns, changeNs, made}, predicted_change.h), status, colour, created, modified.
+// Changes that only add keys keep version 1 (afterTrace and prediction were added so: older builds keep them as unknown
+// keys and write them back; older sidecars, without them, load as before): readers keep the top-level and
+// per-annotation keys they do not know and write them back (keys added inside "lanes", "gap" or "prediction" entries
+// are not kept).
 
 #include "core/annotations/annotation.h"
 #include "core/io/common/io_error.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/annotations/markdown_report.h"
 
+#include "core/analysis/compare_text.h"
 #include "core/annotations/annotation_figures.h"
 #include "core/model/labels.h"
 #include "core/model/time_format.h"
@@ -91,11 +92,6 @@ void writeFigures(std::ostream& out, const Trace& trace, const AnnotationFigures
     out << '\n';
 }
 
-std::string signedDuration(TimeNs ns)
-{
-    return (ns > 0 ? "+" : "") + formatDuration(ns);
-}
-
 std::string changeText(TimeNs before, TimeNs after)
 {
     std::string text = signedDuration(after - before);
@@ -138,6 +134,18 @@ void writeMeasurement(std::ostream& out, const Annotation& a, const MarkdownRepo
         << share(m.figureBeforeNs, m.windowBeforeNs) << ") | " << formatDuration(m.figureAfterNs) << " ("
         << share(m.figureAfterNs, m.windowAfterNs) << ") | " << changeText(m.figureBeforeNs, m.figureAfterNs)
         << " |\n\n";
+    if (m.prediction && a.prediction) {
+        const PredictionCheck& c = *m.prediction;
+        out << "| | Predicted | Measured | Error |\n|---|---:|---:|---:|\n";
+        out << "| step p50 change | " << signedDuration(c.predictedChangeNs) << " ("
+            << signedPercent(c.predictedFraction) << ") | " << signedDuration(c.measuredChangeNs) << " ("
+            << signedPercent(c.measuredFraction) << ") | " << signedDuration(c.errorNs) << " |\n\n";
+        out << "**Prediction:** "
+            << (!c.insideInterval          ? "not checked"
+                       : *c.insideInterval ? "held"
+                                           : "the model of the step was wrong")
+            << ". " << oneLine(describePrediction(*a.prediction)) << " " << oneLine(c.text) << "\n\n";
+    }
     out << "**Verdict:** " << verdictName(s.verdict);
     if (s.test && s.interval95) {
         char p[32];
@@ -193,6 +201,10 @@ void writeAnnotation(std::ostream& out, const Trace& trace, const Annotation& a,
     writeField(out, "Performance change", a.record.performanceChange);
     writeField(out, "Side effects", a.record.sideEffects);
 
+    if (a.prediction)
+        out << "### Predicted change\n\n"
+            << oneLine(describePrediction(*a.prediction)) << " Made "
+            << (a.prediction->made.empty() ? std::string("?") : a.prediction->made) << ".\n\n";
     writeFigures(out, trace, measureAnnotation(trace, a, analysis));
     writeMeasurement(out, a, options);
 }

@@ -147,6 +147,10 @@ NoteMeasurement measureNoteAgainst(
         + ").";
     if (!s.caveat.empty())
         text += " Caveat: " + s.caveat + ".";
+    if (note.prediction) {
+        m.prediction = checkPrediction(*note.prediction, s);
+        text += " " + describePrediction(*note.prediction) + " " + m.prediction->text;
+    }
     text += " Proposed status: " + std::string(annotationStatusName(m.proposedStatus)) + " (" + m.statusReason + ").";
     m.performanceChange = std::move(text);
     return m;

@@ -7,6 +7,7 @@
 
 #include "core/analysis/compare.h"
 #include "core/annotations/annotation.h"
+#include "core/annotations/predicted_change.h"
 
 #include <optional>
 #include <string>
@@ -33,6 +34,9 @@ struct NoteMeasurement {
     /// inconclusive: the rest (noise hides it, faster for another reason, or no steps to test).
     AnnotationStatus proposedStatus = AnnotationStatus::Inconclusive;
     std::string statusReason;
+    /// The note's prediction (Annotation::prediction) against the measured change of step p50; absent when the
+    /// note has none.
+    std::optional<PredictionCheck> prediction;
     /// The text for OptimizationRecord::performanceChange.
     std::string performanceChange;
 };

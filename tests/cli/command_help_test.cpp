@@ -25,7 +25,7 @@ const CommandCase kCases[] = {
     { "summarize", runSummarize, summarizeHelp, 8, true },
     { "job", runJob, jobHelp, 11, true },
     { "critical-path", runCriticalPath, criticalPathHelp, 7, false },
-    { "whatif", runWhatIf, whatIfHelp, 10, false },
+    { "whatif", runWhatIf, whatIfHelp, 11, false },
     { "convert", runConvert, convertHelp, 1, false },
     { "record", runRecord, recordHelp, 6, false },
     { "export", runExport, exportHelp, 9, true },

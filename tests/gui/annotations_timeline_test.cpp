@@ -64,7 +64,11 @@ TEST(AnnotationsTimelineTest, RightClickOnAGapBandExplainsIt)
         menu->close();
     });
     QTest::mouseClick(view->canvas(), Qt::RightButton, {}, band->center());
-    EXPECT_EQ(entries, QStringList { QStringLiteral("Explain This Gap\u2026") });
+    // Then the critical path's what-if of the gap's cause (after a separator, whose text is empty).
+    EXPECT_EQ(entries,
+        (QStringList { QStringLiteral("Explain This Gap\u2026"), QString(),
+            QStringLiteral("What if this gap's cause (enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__) "
+                           "took 50 % less?") }));
     app::AnnotationController* controller = window.annotations()->controller();
     ASSERT_EQ(controller->annotations().size(), 1u);
     EXPECT_EQ(controller->annotations()[0].start, kDemoLongestGapStart);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Critical path and what-if on hand-built traces whose answers are worked out in the comments.
 #include "core/analysis/critical_path.h"
+#include "core/analysis/critical_path_outline.h"
 #include "core/analysis/what_if.h"
 #include "tests/core/hand_trace.h"
 
@@ -82,6 +83,33 @@ TEST(CriticalPathTest, TheSeedStepIs90MsWithTheCommunicationOverlapped)
     EXPECT_EQ(path.segments[1].start, ms(20));
     EXPECT_EQ(path.segments[2].start, ms(60));
     EXPECT_EQ(path.segments[2].end, ms(90));
+}
+
+TEST(CriticalPathTest, TheOutlineOfTheSeedStepCrossesLanesOnlyWhereThePathDoes)
+{
+    // data on the main thread [0, 20) ms -> compute_first on stream 7 [20, 60) -> ncclAllReduce on stream 9
+    // [60, 90): three lanes, two hand-overs, and nothing on compute_second (it runs beside the communication).
+    const Trace trace = seedStep(false);
+    const auto window = medianStepOrGpuWindow(trace, "", 0);
+    ASSERT_TRUE(window);
+    EXPECT_EQ(window->name, "ProfilerStep#1");
+    const PathOutline outline = criticalPathOutline(trace, *window);
+    ASSERT_EQ(outline.segments.size(), 3u);
+    const char* const names[] = { "data", "compute_first", "ncclAllReduce" };
+    const TimeNs bounds[][2] = { { 0, ms(20) }, { ms(20), ms(60) }, { ms(60), ms(90) } };
+    for (std::size_t i = 0; i < 3; ++i) {
+        const PathOutlineSegment& s = outline.segments[i];
+        EXPECT_EQ(trace.strings().view(trace.event(s.event).name), names[i]);
+        EXPECT_EQ(s.start, bounds[i][0]);
+        EXPECT_EQ(s.end, bounds[i][1]);
+    }
+    EXPECT_EQ(outline.segments[1].category, PathCategory::Compute);
+    EXPECT_EQ(outline.segments[2].category, PathCategory::Communication);
+    ASSERT_EQ(outline.handOvers.size(), 2u);
+    EXPECT_EQ(outline.handOvers[0].from, 0u);
+    EXPECT_EQ(outline.handOvers[1].from, 1u);
+    EXPECT_EQ(outline.handOvers[1].to, 2u);
+    EXPECT_EQ(outline.path.lengthNs, ms(90));
 }
 
 TEST(CriticalPathTest, TheSerialSeedStepIs110Ms)
