@@ -59,6 +59,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_comparison = new ComparisonController(this, m_view, m_loader, options);
     m_details = new DetailsPanel(this, state, m_loader, options, m_analysisDocks->gapsDock());
     m_annotations = new AnnotationSession(this, m_view, state, m_analysisDocks->gapsDock());
+    if (const QString demo = demoTracePath(); !demo.isEmpty())
+        m_annotations->controller()->setProgramFolders({ QFileInfo(demo).absolutePath() });
     arrangeDocks();
     m_partialLoad = new PartialLoadController(this, state);
     m_imageExport = new ImageExportController(this, m_view, m_annotations, m_comparison->dock());
