@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 // A truncated .json.gz opens in the viewer with the complete events before the cut, and
 // the warning (file and byte) is shown, as the reader reports it.
+#include "app/mainwindow/analysis_docks.h"
 #include "app/mainwindow/cut_short_banner.h"
 #include "app/mainwindow/details_panel.h"
+#include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/load_status.h"
 #include "app/mainwindow/main_window.h"
 #include "app/timeline/timeline_view.h"
 #include "test_paths.h"
 #include "tests/temp_dir.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -87,6 +90,42 @@ TEST(TruncatedLoad, BannerAboveTheLanesSaysTheFileIsCutShort)
         test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz")) });
     ASSERT_TRUE(again.wait(60'000));
     EXPECT_FALSE(banner->isVisible());
+}
+
+TEST(TruncatedLoad, GapsDockSaysItsGapsAreThoseOfWhatWasRead)
+{
+    // The first 800 kB of the 1.1 MB four-worker ResNet-50 trace: GPU activity, and gaps, before the cut.
+    test::TempDir dir;
+    const std::string cut = dir.file("half.json.gz");
+    const std::string whole
+        = test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
+    {
+        std::ifstream in(whole, std::ios::binary);
+        std::string data(800'000, '\0');
+        in.read(data.data(), static_cast<std::streamsize>(data.size()));
+        ASSERT_EQ(in.gcount(), 800'000);
+        std::ofstream(cut, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
+    }
+    app::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &app::MainWindow::traceShown);
+    window.openFiles({ QString::fromStdString(cut) });
+    ASSERT_TRUE(shown.wait(60'000)) << window.loadStatus()->lastError().toStdString();
+    app::GapsDock* gaps = window.analysisDocks()->gapsDock();
+    const auto* count = gaps->findChild<QLabel*>(QStringLiteral("gapCount"));
+    ASSERT_NE(count, nullptr);
+    EXPECT_GT(gaps->model()->rowCount(), 0);
+    EXPECT_TRUE(count->text().endsWith(QStringLiteral(", in only what was read of half.json.gz (cut short)")))
+        << count->text().toStdString();
+    EXPECT_TRUE(count->text().startsWith(QStringLiteral("%1 gap(s) \u2265 ").arg(gaps->model()->rowCount())))
+        << count->text().toStdString();
+
+    // The whole file: its gaps, said plainly.
+    QSignalSpy again(&window, &app::MainWindow::traceShown);
+    window.openFiles({ QString::fromStdString(whole) });
+    ASSERT_TRUE(again.wait(60'000));
+    EXPECT_FALSE(count->text().contains(QStringLiteral("cut short"))) << count->text().toStdString();
 }
 
 TEST(ImportNotes, ReadersNotesWithoutASkippedEventAreNotCalledSkippedEvents)
