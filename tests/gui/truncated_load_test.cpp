@@ -24,6 +24,32 @@ using namespace gapscope;
 
 namespace {
 
+const char* const kFourWorkers
+    = "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+
+/// `head -c bytes` of a test trace, written as `name` in `dir`; empty when the trace is shorter.
+std::string cutCopy(const test::TempDir& dir, const char* relative, const std::string& name, std::size_t bytes)
+{
+    std::ifstream in(test::dataPath(relative), std::ios::binary);
+    std::string data(bytes, '\0');
+    in.read(data.data(), static_cast<std::streamsize>(data.size()));
+    if (static_cast<std::size_t>(in.gcount()) != bytes)
+        return {};
+    const std::string path = dir.file(name);
+    std::ofstream(path, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
+    return path;
+}
+
+/// Shows a main window and opens `file` in it; false when it was not shown in time.
+bool showAndOpen(app::MainWindow& window, const std::string& file)
+{
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &app::MainWindow::traceShown);
+    window.openFiles({ QString::fromStdString(file) });
+    return shown.wait(60'000);
+}
+
 TEST(TruncatedLoad, ViewerShowsTheEventsBeforeTheCutAndTheWarning)
 {
     app::MainWindow window;
@@ -54,22 +80,10 @@ TEST(TruncatedLoad, BannerAboveTheLanesSaysTheFileIsCutShort)
 {
     // `head -c 300000` of the four-worker ResNet-50 trace: its first 300 kB hold only CPU events.
     test::TempDir dir;
-    const std::string cut = dir.file("t.json.gz");
-    {
-        std::ifstream in(test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/"
-                                        "worker0.1623212756351.pt.trace.json.gz"),
-            std::ios::binary);
-        std::string data(300'000, '\0');
-        in.read(data.data(), static_cast<std::streamsize>(data.size()));
-        ASSERT_EQ(in.gcount(), 300'000);
-        std::ofstream(cut, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
-    }
+    const std::string cut = cutCopy(dir, kFourWorkers, "t.json.gz", 300'000);
+    ASSERT_FALSE(cut.empty());
     app::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    QSignalSpy shown(&window, &app::MainWindow::traceShown);
-    window.openFiles({ QString::fromStdString(cut) });
-    ASSERT_TRUE(shown.wait(30'000)) << window.loadStatus()->lastError().toStdString();
+    ASSERT_TRUE(showAndOpen(window, cut)) << window.loadStatus()->lastError().toStdString();
     const auto* banner = window.findChild<app::CutShortBanner*>();
     ASSERT_NE(banner, nullptr);
     ASSERT_TRUE(banner->isVisible());
@@ -86,8 +100,7 @@ TEST(TruncatedLoad, BannerAboveTheLanesSaysTheFileIsCutShort)
 
     // A complete file: no banner.
     QSignalSpy again(&window, &app::MainWindow::traceShown);
-    window.openFiles({ QString::fromStdString(
-        test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz")) });
+    window.openFiles({ QString::fromStdString(test::dataPath(kFourWorkers)) });
     ASSERT_TRUE(again.wait(60'000));
     EXPECT_FALSE(banner->isVisible());
 }
@@ -96,22 +109,10 @@ TEST(TruncatedLoad, GapsDockSaysItsGapsAreThoseOfWhatWasRead)
 {
     // The first 800 kB of the 1.1 MB four-worker ResNet-50 trace: GPU activity, and gaps, before the cut.
     test::TempDir dir;
-    const std::string cut = dir.file("half.json.gz");
-    const std::string whole
-        = test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
-    {
-        std::ifstream in(whole, std::ios::binary);
-        std::string data(800'000, '\0');
-        in.read(data.data(), static_cast<std::streamsize>(data.size()));
-        ASSERT_EQ(in.gcount(), 800'000);
-        std::ofstream(cut, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
-    }
+    const std::string cut = cutCopy(dir, kFourWorkers, "half.json.gz", 800'000);
+    ASSERT_FALSE(cut.empty());
     app::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    QSignalSpy shown(&window, &app::MainWindow::traceShown);
-    window.openFiles({ QString::fromStdString(cut) });
-    ASSERT_TRUE(shown.wait(60'000)) << window.loadStatus()->lastError().toStdString();
+    ASSERT_TRUE(showAndOpen(window, cut)) << window.loadStatus()->lastError().toStdString();
     app::GapsDock* gaps = window.analysisDocks()->gapsDock();
     const auto* count = gaps->findChild<QLabel*>(QStringLiteral("gapCount"));
     ASSERT_NE(count, nullptr);
@@ -123,7 +124,7 @@ TEST(TruncatedLoad, GapsDockSaysItsGapsAreThoseOfWhatWasRead)
 
     // The whole file: its gaps, said plainly.
     QSignalSpy again(&window, &app::MainWindow::traceShown);
-    window.openFiles({ QString::fromStdString(whole) });
+    window.openFiles({ QString::fromStdString(test::dataPath(kFourWorkers)) });
     ASSERT_TRUE(again.wait(60'000));
     EXPECT_FALSE(count->text().contains(QStringLiteral("cut short"))) << count->text().toStdString();
 }
