@@ -35,7 +35,7 @@ std::string cutCopy(const test::TempDir& dir, const char* relative, const std::s
     in.read(data.data(), static_cast<std::streamsize>(data.size()));
     if (static_cast<std::size_t>(in.gcount()) != bytes)
         return {};
-    const std::string path = dir.file(name);
+    std::string path = dir.file(name);
     std::ofstream(path, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
     return path;
 }
