@@ -38,7 +38,9 @@ inline constexpr ViewerOption kViewerOptions[] = {
     { "demo", nullptr, "Open the bundled demo trace." },
     { "screenshot", "FILE", "Save a picture of the window once loaded, then quit." },
     { "select-longest-gap", nullptr, "Select the longest gap once loaded." },
-    { "explain-longest-gap", nullptr, "Write a note about the longest gap once loaded (saved next to the trace)." },
+    { "explain-longest-gap", nullptr,
+        "Write a note about the longest gap once loaded (saved next to the trace, or for the demo in the user's notes "
+        "folder)." },
     { "size", "WxH", "Window size.", checkWindowSize },
     { "compare", "NEW", "Compare the trace(s) with this run (NEW), shown under them; repeat for the ranks of a job." },
 };

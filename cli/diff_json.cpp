@@ -94,8 +94,9 @@ json diffToJson(const RunDiff& diff, const DiffSides& sides, const DiffOptions& 
 
     json devices = json::array();
     for (const DeviceDiff& d : diff.devices) {
-        devices.push_back({ { "rank", d.rank ? json(*d.rank) : json(nullptr) }, { "device", d.deviceId },
-            { "name", { { "base", d.baseName }, { "new", d.newName } } },
+        devices.push_back({ { "rank", d.rank ? json(*d.rank) : json(nullptr) },
+            { "new_rank", d.newRank ? json(*d.newRank) : json(nullptr) }, { "device", d.deviceId },
+            { "new_device", d.newDeviceId }, { "name", { { "base", d.baseName }, { "new", d.newName } } },
             { "base", d.base ? figuresJson(*d.base) : json(nullptr) },
             { "new", d.fresh ? figuresJson(*d.fresh) : json(nullptr) },
             { "delta", d.base && d.fresh ? figuresJson(figuresDelta(*d.base, *d.fresh)) : json(nullptr) } });

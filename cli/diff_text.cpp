@@ -102,11 +102,16 @@ void writeDevices(const RunDiff& diff, std::ostream& out)
     const std::string window = std::string(windowKindName(diff.analysis.window.kind));
     for (const DeviceDiff& d : diff.devices) {
         out << "\nDevice " << d.deviceId;
+        if (d.newDeviceId != d.deviceId)
+            out << " (NEW: device " << d.newDeviceId << ")";
         if (d.rank)
             out << ", rank " << *d.rank;
+        if (d.base && d.newRank && d.newRank != d.rank)
+            out << " (NEW: rank " << *d.newRank << ")";
         const std::string& name = d.baseName.empty() ? d.newName : d.baseName;
+        const bool renamed = !d.baseName.empty() && !d.newName.empty() && d.newName != d.baseName;
         if (!name.empty())
-            out << " (" << name << (d.newName != d.baseName && !d.newName.empty() ? " -> " + d.newName : "") << ")";
+            out << " (" << name << (renamed ? " -> " + d.newName : "") << ")";
         out << ", window " << window << "\n";
         if (!d.base || !d.fresh) {
             out << "  only in " << (d.base ? "BASE" : "NEW") << "\n";

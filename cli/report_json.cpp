@@ -6,6 +6,7 @@
 #include "core/analysis/gap_evidence.h"
 #include "core/analysis/nearest_rank.h"
 #include "core/experiment/metric_samples.h"
+#include "core/io/common/cut_short.h"
 #include "core/io/common/json_stream_writer.h"
 #include "core/model/labels.h"
 
@@ -336,6 +337,13 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
             { { "file", w.file }, { "byte_offset", w.place.empty() ? json(w.byteOffset) : json(nullptr) },
                 { "place", w.place.empty() ? json(nullptr) : json(w.place) }, { "message", w.message } });
 
+    // First, as the text report's first line: every figure after it covers only what was read.
+    json cutShort = json::array();
+    for (const CutShortFile& cut : cutShortFiles(trace))
+        cutShort.push_back(
+            { { "file", cut.file }, { "file_bytes", cut.fileBytes ? json(*cut.fileBytes) : json(nullptr) },
+                { "content_read_bytes", cut.contentOffset }, { "message", cutShortLine(cut) } });
+
     JsonStreamWriter out(stream);
     ReportListWriter lists(trace, out);
     const auto member = [&](std::string_view name, const json& value, bool first = false) {
@@ -343,7 +351,8 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
         lists.key(name);
         out.raw(value.dump());
     };
-    member("window", window, true);
+    member("cut_short", cutShort, true);
+    member("window", window);
     member("activity", activitySetName(options.analysis.activity));
     member("launch_threshold_ns", options.analysis.launchThresholdNs);
     if (options.load.active()) // only then: a whole load's report keeps its keys

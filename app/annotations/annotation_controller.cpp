@@ -36,7 +36,10 @@ void AnnotationController::openForTraces(const std::vector<std::string>& tracePa
 {
     rescueUnsaved();
     m_undo->clear();
-    m_notes = NotesByFile::openForTraces(tracePaths, trace);
+    NotesFolders folders = NotesFolders::fromEnvironment();
+    for (const QString& folder : m_programFolders)
+        folders.program.push_back(folder.toStdString());
+    m_notes = NotesByFile::openForTraces(tracePaths, trace, folders);
     m_tracePath = tracePaths.empty() ? QString() : qs(tracePaths.front());
     m_selected.clear();
     m_lastProblem.clear();
@@ -112,6 +115,14 @@ std::size_t AnnotationController::saveAsFile() const
 QString AnnotationController::savePath() const
 {
     return m_notes && m_notes->fileCount() > 0 ? qs(m_notes->store(saveAsFile()).savePath()) : QString();
+}
+
+NotesHome AnnotationController::savePathHome() const
+{
+    if (!m_notes || m_notes->fileCount() == 0)
+        return NotesHome::NextToTrace;
+    const AnnotationStore& store = m_notes->store(saveAsFile());
+    return store.savePath() == store.sidecarPath() ? store.home() : NotesHome::NextToTrace;
 }
 
 QStringList AnnotationController::savePaths() const

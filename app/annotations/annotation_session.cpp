@@ -339,6 +339,8 @@ void AnnotationSession::updateMarks()
         const std::string_view colour = annotationStatusColour(a.status);
         mark.colour = QColor(QString::fromUtf8(colour.data(), static_cast<qsizetype>(colour.size())));
         mark.selected = mark.id == selected;
+        if (!m_loaded.blocks.empty()) // BASE's block: the notes are BASE's
+            mark.processes = std::pair(m_loaded.blocks.front().firstProcess, m_loaded.blocks.front().endProcess);
         marks.push_back(std::move(mark));
     }
     m_view->setAnnotationMarks(std::move(marks));

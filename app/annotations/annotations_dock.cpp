@@ -5,6 +5,7 @@
 #include "app/annotations/annotation_list_model.h"
 
 #include <QAction>
+#include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -49,6 +50,7 @@ AnnotationsDock::AnnotationsDock(AnnotationController* controller, QWidget* pare
     deleteButton->setDefaultAction(m_delete);
     deleteButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
 
+    m_where->setObjectName(QStringLiteral("notesWhere"));
     m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_where->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* controls = new QHBoxLayout;
@@ -112,7 +114,21 @@ void AnnotationsDock::updateCount()
         m_where->setText(tr("<span style='color:#a00'>not saved: File \u203a Save Notes As\u2026</span>"));
     } else {
         const QString path = m_controller->savePath();
-        m_where->setText(tr("in %1").arg(path.section(QLatin1Char('/'), -1)));
+        const QString home = QDir::homePath();
+        const QString shown
+            = path.startsWith(home + QLatin1Char('/')) ? QStringLiteral("~") + path.mid(home.size()) : path;
+        switch (m_controller->savePathHome()) {
+        case NotesHome::ProgramFolder:
+            m_where->setText(
+                tr("saved in your notes folder, %1 (the trace's folder belongs to the program)").arg(shown));
+            break;
+        case NotesHome::ReadOnlyFolder:
+            m_where->setText(tr("saved in your notes folder, %1 (the trace's folder cannot be written)").arg(shown));
+            break;
+        case NotesHome::NextToTrace:
+            m_where->setText(tr("in %1").arg(path.section(QLatin1Char('/'), -1)));
+            break;
+        }
         m_where->setToolTip(path);
     }
 }

@@ -159,7 +159,7 @@ std::pair<std::size_t, std::size_t> ComparisonController::highlightKernel(const 
     return counts;
 }
 
-void ComparisonController::selectDevice(std::optional<int> rank, int deviceId)
+void ComparisonController::selectDevice(std::optional<int> rank, int deviceId, int newDeviceId)
 {
     const auto& compared = m_loaded.comparison;
     if (!compared || !m_loaded.trace)
@@ -173,7 +173,7 @@ void ComparisonController::selectDevice(std::optional<int> rank, int deviceId)
         const bool newSide = device.process.value >= compared->newFirstProcess;
         const Trace& side = newSide ? *compared->fresh : *compared->base;
         const bool rankMatches = side.processes().size() == 1 || trace.processes()[device.process.value].rank == rank;
-        if (device.id == deviceId && rankMatches) {
+        if (device.id == (newSide ? newDeviceId : deviceId) && rankMatches) {
             selected[d] = true;
             if (!first)
                 first = DeviceIndex { d };

@@ -63,7 +63,7 @@ public:
     /// (BASE, NEW).
     std::pair<std::size_t, std::size_t> highlightKernel(const QString& name);
     /// Draws the gap bands of the device (matched as the diff matches it) in both blocks as selected.
-    void selectDevice(std::optional<int> rank, int deviceId);
+    void selectDevice(std::optional<int> rank, int deviceId, int newDeviceId);
 
 signals:
     /// A comparison load started: NEW read for the first time (`newRun`), or the same two aligned again.

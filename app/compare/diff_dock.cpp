@@ -146,7 +146,7 @@ DiffDock::DiffDock(QWidget* parent)
         const auto index = static_cast<std::size_t>(item->data(kRowRole).toInt());
         if (index < m_diff->diff.devices.size()) {
             const DeviceDiff& d = m_diff->diff.devices[index];
-            emit deviceActivated(d.rank, d.deviceId);
+            emit deviceActivated(d.rank, d.deviceId, d.newDeviceId);
         }
     });
     setDiff(nullptr, tr("Compare this trace with another run: File \u203a Compare With..."));
@@ -206,8 +206,12 @@ void DiffDock::fillDevices(const ComparisonDiff& d)
     for (std::size_t i = 0; i < d.diff.devices.size(); ++i) {
         const DeviceDiff& dev = d.diff.devices[i];
         QString title = tr("Device %1").arg(dev.deviceId);
+        if (dev.newDeviceId != dev.deviceId)
+            title += tr(" (NEW: device %1)").arg(dev.newDeviceId);
         if (dev.rank)
             title += tr(", rank %1").arg(*dev.rank);
+        if (dev.base && dev.newRank && dev.newRank != dev.rank)
+            title += tr(" (NEW: rank %1)").arg(*dev.newRank);
         const std::string& name = dev.baseName.empty() ? dev.newName : dev.baseName;
         if (!name.empty())
             title += QStringLiteral(" (%1)").arg(text(name));

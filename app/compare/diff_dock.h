@@ -43,7 +43,7 @@ signals:
     /// A kernel row was clicked: its name.
     void kernelActivated(const QString& name);
     /// A device row was clicked: the device's rank (if any) and ordinal, as DeviceDiff matches them.
-    void deviceActivated(std::optional<int> rank, int deviceId);
+    void deviceActivated(std::optional<int> rank, int deviceId, int newDeviceId);
 
 private:
     void fillDevices(const ComparisonDiff& d);

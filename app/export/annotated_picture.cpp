@@ -67,7 +67,9 @@ std::vector<int> depthsInRange(const Trace& trace, TimeNs t0, TimeNs t1)
     return depths;
 }
 
-std::vector<timeline::AnnotationMark> marksOf(const std::vector<Annotation>& annotations)
+/// In a comparison the notes are BASE's: their guides stay in BASE's block (the first), as in the viewer.
+std::vector<timeline::AnnotationMark> marksOf(
+    const std::vector<Annotation>& annotations, const std::vector<timeline::ProcessBlock>& blocks)
 {
     std::vector<timeline::AnnotationMark> marks;
     for (const Annotation& a : annotations) {
@@ -75,6 +77,8 @@ std::vector<timeline::AnnotationMark> marksOf(const std::vector<Annotation>& ann
         marks.push_back({ QString::fromStdString(a.id), a.start, a.end, QString::fromStdString(plainNoteText(a.title)),
             QString::fromStdString(plainNoteText(a.record.hypothesis)),
             QColor(QString::fromUtf8(colour.data(), static_cast<qsizetype>(colour.size()))), false });
+        if (!blocks.empty())
+            marks.back().processes = std::pair(blocks.front().firstProcess, blocks.front().endProcess);
     }
     return marks;
 }
@@ -164,7 +168,7 @@ PicturePlan planPicture(const PictureRequest& request)
         static_cast<double>(std::max(1, scene.width - scene.labelWidth)) };
     scene.origin = request.origin;
     scene.gapThreshold = request.gapThreshold;
-    scene.annotations = marksOf(request.annotations);
+    scene.annotations = marksOf(request.annotations, request.blocks);
     scene.annotationCallouts = true;
     if (!request.trace || !request.index)
         return plan;

@@ -21,6 +21,12 @@ public:
     /// `lanes` is the timeline's canvas: the time area starts `labelWidth` pixels into it.
     JobOverview(TimelineState* state, QWidget* lanes, int labelWidth, QWidget* parent = nullptr);
 
+    /// The timeline's label column was resized: the time area starts `labelWidth` pixels into the canvas.
+    void setLabelWidth(int labelWidth)
+    {
+        m_labelWidth = labelWidth;
+        update();
+    }
     void setJob(std::shared_ptr<const JobData> job);
     const std::shared_ptr<const JobData>& job() const { return m_job; }
     void setHeatmap(std::shared_ptr<const JobHeatmap> heatmap);

@@ -58,6 +58,7 @@ JobSession::JobSession(QMainWindow* window, timeline::TimelineView* view, timeli
     , m_ranksDock(new RanksDock(window))
     , m_ranksDockWidget(new QDockWidget(tr("Ranks"), window))
 {
+    connect(view, &timeline::TimelineView::labelWidthChanged, m_overview, &timeline::JobOverview::setLabelWidth);
     auto* layout = new QVBoxLayout(m_area);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);

@@ -3,9 +3,11 @@
 
 #include "app/models/duration_input.h"
 #include "app/timeline/timeline_palette.h"
+#include "core/io/common/cut_short.h"
 #include "core/model/time_format.h"
 
 #include <QAction>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -60,6 +62,7 @@ GapsDock::GapsDock(QWidget* parent)
     controls->addWidget(new QLabel(tr("Gaps at least"), this));
     controls->addWidget(m_threshold);
     controls->addStretch();
+    m_count->setObjectName(QStringLiteral("gapCount"));
     controls->addWidget(m_count);
     // A note about the chosen gap, pre-filled from its cause and evidence (the Annotations dock).
     m_explain->setToolTip(tr("Write a note about this gap, pre-filled from its cause and evidence"));
@@ -110,6 +113,11 @@ GapsDock::GapsDock(QWidget* parent)
 
 void GapsDock::setData(std::shared_ptr<const Trace> trace, timeline::AnalysisSnapshot analysis)
 {
+    m_cutShort.clear();
+    if (trace) {
+        for (const CutShortFile& cut : cutShortFiles(*trace))
+            m_cutShort << QFileInfo(QString::fromStdString(cut.file)).fileName();
+    }
     m_model->setData(std::move(trace), std::move(analysis));
     m_table->resizeColumnsToContents();
     updateCount();
@@ -154,8 +162,12 @@ QString GapsDock::legendHtml()
 void GapsDock::updateCount()
 {
     // The threshold is said with the count: Details counts every gap, the dock those at least this long.
-    m_count->setText(tr("%n gap(s) \u2265 %1", nullptr, m_model->rowCount())
-                         .arg(QString::fromStdString(formatDuration(std::max<TimeNs>(0, m_thresholdNs)))));
+    QString text = tr("%n gap(s) \u2265 %1", nullptr, m_model->rowCount())
+                       .arg(QString::fromStdString(formatDuration(std::max<TimeNs>(0, m_thresholdNs))));
+    // A file cut short: the gaps are those of what was read, and a gap may have been cut at the end.
+    if (!m_cutShort.isEmpty())
+        text += tr(", in only what was read of %1 (cut short)").arg(m_cutShort.join(QStringLiteral(", ")));
+    m_count->setText(text);
 }
 
 std::optional<int> GapsDock::viewRowOf(std::size_t gap) const

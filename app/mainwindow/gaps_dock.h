@@ -6,6 +6,7 @@
 
 #include "app/models/gap_model.h"
 
+#include <QStringList>
 #include <QWidget>
 
 class QAction;
@@ -57,6 +58,8 @@ private:
     QLineEdit* m_threshold;
     QLabel* m_legend;
     QLabel* m_count;
+    /// The names of the trace's files that were cut short (the figures cover only what was read of them).
+    QStringList m_cutShort;
     TimeNs m_thresholdNs = -1;
     QAction* m_explain;
     bool m_showing = false;

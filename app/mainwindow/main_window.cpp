@@ -60,6 +60,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_comparison = new ComparisonController(this, m_view, m_loader, options);
     m_details = new DetailsPanel(this, state, m_loader, options, m_analysisDocks->gapsDock());
     m_annotations = new AnnotationSession(this, m_view, state, m_analysisDocks->gapsDock());
+    if (const QString demo = demoTracePath(); !demo.isEmpty())
+        m_annotations->controller()->setProgramFolders({ QFileInfo(demo).absolutePath() });
     arrangeDocks();
     // Owned by the window (a child), reached with findChild: it only listens to the window's signals.
     new CriticalPathSession(this, m_view, m_annotations);

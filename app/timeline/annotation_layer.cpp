@@ -213,6 +213,31 @@ std::vector<std::optional<QRect>> annotationCalloutRects(const TimelineScene& sc
     return boxes;
 }
 
+namespace {
+
+/// The screen rows [top, bottom] of the lanes a mark's guide lines run down: the lanes area, or the part of it
+/// its processes' rows take (an empty rectangle when none of them is laid out).
+QRect guideArea(const TimelineScene& scene, const AnnotationMark& mark, const QRect& lanes)
+{
+    if (!mark.processes || !scene.layout)
+        return lanes;
+    std::optional<int> top;
+    std::optional<int> bottom;
+    for (const LayoutRow& row : scene.layout->rows()) {
+        if (row.process.value < mark.processes->first || row.process.value >= mark.processes->second)
+            continue;
+        top = std::min(top.value_or(row.y), row.y);
+        bottom = std::max(bottom.value_or(row.y + row.height), row.y + row.height);
+    }
+    if (!top)
+        return {};
+    const int screenTop = TimelinePainter::contentYToScreen(scene, *top);
+    const int screenBottom = TimelinePainter::contentYToScreen(scene, *bottom);
+    return lanes.intersected(QRect(lanes.left(), screenTop, lanes.width(), screenBottom - screenTop));
+}
+
+} // namespace
+
 void paintAnnotations(QPainter& painter, const TimelineScene& scene)
 {
     const int stripHeight = annotationStripHeight(scene);
@@ -225,14 +250,15 @@ void paintAnnotations(QPainter& painter, const TimelineScene& scene)
 
     // Each range's edges over the lanes, as thin lines: no tint over the range, so that a gap band under a
     // note keeps the colour of its cause that the legend shows.
-    painter.setClipRect(lanes);
     for (std::size_t i = 0; i < brackets.size(); ++i) {
-        if (!brackets[i])
+        const QRect area = guideArea(scene, scene.annotations[i], lanes);
+        if (!brackets[i] || area.isEmpty())
             continue;
+        painter.setClipRect(area);
         QColor edge = scene.annotations[i].colour;
         edge.setAlpha(scene.annotations[i].selected ? 200 : 130);
-        painter.fillRect(QRect(brackets[i]->left(), lanes.top(), 1, lanes.height()), edge);
-        painter.fillRect(QRect(brackets[i]->right(), lanes.top(), 1, lanes.height()), edge);
+        painter.fillRect(QRect(brackets[i]->left(), area.top(), 1, area.height()), edge);
+        painter.fillRect(QRect(brackets[i]->right(), area.top(), 1, area.height()), edge);
     }
 
     painter.setClipRect(strip);

@@ -12,6 +12,7 @@
 #include <QRect>
 #include <QString>
 
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -39,6 +40,9 @@ struct AnnotationMark {
     /// The colour of the note's status (annotationStatusColour).
     QColor colour;
     bool selected = false;
+    /// The processes [first, end) whose rows the range's guide lines run down (in a comparison the notes are
+    /// BASE's: BASE's block, so that they do not run through NEW's); nullopt: every row.
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> processes;
 };
 
 /// Everything one frame shows. Pointers are borrowed for the duration of paint().

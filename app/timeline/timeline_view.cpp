@@ -15,14 +15,20 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace gapscope::timeline {
 
 namespace {
 
-constexpr int kLabelWidth = 240;
+/// The label column is never narrower than this, and leaves at least this much to the lanes.
+constexpr int kMinLabelWidth = 100;
+constexpr int kMinLanesWidth = 120;
+/// How near the label column's border (either side) a press grabs it.
+constexpr int kBorderGripPx = 4;
 constexpr int kRulerHeight = 34;
 constexpr int kClickSlopPx = 3;
 constexpr TimeNs kMinVisibleSpanNs = 20;
@@ -120,7 +126,7 @@ void TimelineView::setAnnotationMarks(std::vector<AnnotationMark> marks)
 TimeAxis TimelineView::axis() const
 {
     const auto [start, end] = m_state->visibleRange();
-    return TimeAxis { start, end, static_cast<double>(std::max(1, viewport()->width() - kLabelWidth)) };
+    return TimeAxis { start, end, static_cast<double>(std::max(1, viewport()->width() - m_labelWidth)) };
 }
 
 NavigationLimits TimelineView::limits() const
@@ -149,7 +155,7 @@ TimelineScene TimelineView::scene() const
     s.width = viewport()->width();
     s.height = viewport()->height();
     s.scrollY = verticalScrollBar()->value();
-    s.labelWidth = kLabelWidth;
+    s.labelWidth = m_labelWidth;
     s.rulerHeight = kRulerHeight;
     s.gapThreshold = m_gapThreshold;
     s.selectedGap = m_state->selectedGap();
@@ -364,13 +370,29 @@ void TimelineView::revealDevice(DeviceIndex device)
 
 double TimelineView::anchorX(const QPoint& pos) const
 {
-    return std::clamp(static_cast<double>(pos.x() - kLabelWidth), 0.0, axis().width);
+    return std::clamp(static_cast<double>(pos.x() - m_labelWidth), 0.0, axis().width);
+}
+
+bool TimelineView::onLabelBorder(const QPoint& pos) const
+{
+    return std::abs(pos.x() - m_labelWidth) <= kBorderGripPx;
+}
+
+void TimelineView::setLabelWidth(int width)
+{
+    const int clamped
+        = std::clamp(width, kMinLabelWidth, std::max(kMinLabelWidth, viewport()->width() - kMinLanesWidth));
+    if (clamped == m_labelWidth)
+        return;
+    m_labelWidth = clamped;
+    viewport()->update();
+    emit labelWidthChanged(m_labelWidth);
 }
 
 void TimelineView::zoomBy(double factor)
 {
     const QPoint cursor = viewport()->mapFromGlobal(QCursor::pos());
-    const bool inside = viewport()->rect().contains(cursor) && cursor.x() >= kLabelWidth;
+    const bool inside = viewport()->rect().contains(cursor) && cursor.x() >= m_labelWidth;
     const double anchor = inside ? anchorX(cursor) : axis().width / 2.0;
     setAxis(zoomAround(axis(), anchor, factor, limits()), TimelineState::History::Coalesce);
 }
@@ -383,10 +405,10 @@ void TimelineView::panByFraction(double fraction)
 
 std::optional<EventRef> TimelineView::eventAt(const QPoint& pos) const
 {
-    if (!m_loaded.trace || pos.x() < kLabelWidth || pos.y() < lanesTop())
+    if (!m_loaded.trace || pos.x() < m_labelWidth || pos.y() < lanesTop())
         return std::nullopt;
     const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
-    return hitTest(*m_loaded.trace, *m_loaded.index, m_layout, axis(), pos.x() - kLabelWidth, contentY);
+    return hitTest(*m_loaded.trace, *m_loaded.index, m_layout, axis(), pos.x() - m_labelWidth, contentY);
 }
 
 QString TimelineView::counterOrSampleTooltip(const QPoint& pos) const
@@ -430,10 +452,10 @@ std::optional<std::size_t> TimelineView::annotationAt(const QPoint& pos) const
 
 std::optional<std::size_t> TimelineView::gapAt(const QPoint& pos) const
 {
-    if (!m_loaded.trace || !m_analysis.gaps || pos.x() < kLabelWidth || pos.y() < lanesTop())
+    if (!m_loaded.trace || !m_analysis.gaps || pos.x() < m_labelWidth || pos.y() < lanesTop())
         return std::nullopt;
     const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
-    const TimeNs t = axis().xToTime(pos.x() - kLabelWidth);
+    const TimeNs t = axis().xToTime(pos.x() - m_labelWidth);
     for (std::uint32_t d = 0; d < m_loaded.trace->devices().size(); ++d) {
         const auto band = m_layout.deviceBand(DeviceIndex { d });
         if (band && contentY >= band->first && contentY < band->second)
@@ -463,7 +485,7 @@ std::optional<QRect> TimelineView::gapBandRect(std::size_t gapIndex) const
         return std::nullopt;
     const TimelineScene s = scene();
     const ColumnSpan span = columnsOf(s.axis.timeToX(gap.start), s.axis.timeToX(gap.end));
-    const QRect rect(span.first + kLabelWidth, TimelinePainter::contentYToScreen(s, band->first),
+    const QRect rect(span.first + m_labelWidth, TimelinePainter::contentYToScreen(s, band->first),
         span.last - span.first, band->second - band->first);
     const QRect clipped = rect.intersected(TimelinePainter::lanesRect(s));
     if (clipped.isEmpty())
@@ -511,7 +533,11 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
     }
     if (!m_loaded.trace)
         return;
-    if (pos.x() < kLabelWidth && pos.y() >= lanesTop() && event->button() == Qt::LeftButton) {
+    if (event->button() == Qt::LeftButton && onLabelBorder(pos)) {
+        m_drag = Drag::LabelBorder;
+        return;
+    }
+    if (pos.x() < m_labelWidth && pos.y() >= lanesTop() && event->button() == Qt::LeftButton) {
         const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
         if (const auto row = m_layout.rowAt(contentY)) {
             const LayoutRow& r = m_layout.rows()[*row];
@@ -535,9 +561,11 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     const QPoint pos = event->position().toPoint();
     if ((pos - m_pressPos).manhattanLength() > kClickSlopPx)
         m_moved = m_moved || m_drag != Drag::None;
-    if (m_drag == Drag::Pan) {
+    if (m_drag == Drag::LabelBorder) {
+        setLabelWidth(pos.x());
+    } else if (m_drag == Drag::Pan) {
         const QPoint delta = pos - m_lastPos;
-        if (m_pressPos.x() >= kLabelWidth && delta.x() != 0)
+        if (m_pressPos.x() >= m_labelWidth && delta.x() != 0)
             setAxis(panByPixels(axis(), delta.x(), limits()), TimelineState::History::Coalesce);
         verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
     } else if (m_drag == Drag::Range && m_moved) {
@@ -550,6 +578,10 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
         emit hoverMessage(tr("Range %1").arg(models::durationText(t1 - t0)));
         viewport()->update();
     } else if (m_drag == Drag::None) {
+        if (m_loaded.trace && onLabelBorder(pos))
+            viewport()->setCursor(Qt::SplitHCursor);
+        else
+            viewport()->unsetCursor();
         const auto hovered = eventAt(pos);
         if (hovered != m_hovered) {
             m_hovered = hovered;
@@ -568,7 +600,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     const Drag drag = m_drag;
     m_drag = Drag::None;
     viewport()->unsetCursor();
-    if (!m_loaded.trace)
+    if (!m_loaded.trace || drag == Drag::LabelBorder)
         return;
     if (drag == Drag::Range && !m_moved && event->button() == Qt::RightButton) {
         // A right click without a drag: the context menu (explain the gap, annotate the range...).
@@ -587,7 +619,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         viewport()->update();
         return;
     }
-    if (drag == Drag::Pan && !m_moved && pos.x() >= kLabelWidth) {
+    if (drag == Drag::Pan && !m_moved && pos.x() >= m_labelWidth) {
         if (const auto note = annotationAt(pos))
             emit annotationClicked(m_annotationMarks[*note].id);
         else if (const auto hit = eventAt(pos))
@@ -602,7 +634,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
 {
     const QPoint pos = event->position().toPoint();
-    if (!m_loaded.trace || pos.x() < kLabelWidth)
+    if (!m_loaded.trace || pos.x() < m_labelWidth || onLabelBorder(pos))
         return;
     if (const auto hit = eventAt(pos)) {
         m_state->selectEvent(hit);
@@ -620,7 +652,7 @@ void TimelineView::wheelEvent(QWheelEvent* event)
         return;
     const QPoint delta = event->angleDelta();
     // Over the labels, or with Shift: scroll the lanes vertically.
-    if (pos.x() < kLabelWidth || (event->modifiers() & Qt::ShiftModifier)) {
+    if (pos.x() < m_labelWidth || (event->modifiers() & Qt::ShiftModifier)) {
         verticalScrollBar()->setValue(verticalScrollBar()->value() - (delta.y() != 0 ? delta.y() : delta.x()) / 2);
         return;
     }
@@ -676,10 +708,10 @@ bool TimelineView::viewportEvent(QEvent* event)
     const QPoint pos = help->pos();
     const TimeNs origin = m_state->bounds().first;
     QString text;
-    if (pos.y() < kRulerHeight && pos.x() >= kLabelWidth) {
-        const TimeNs t = axis().xToTime(pos.x() - kLabelWidth);
+    if (pos.y() < kRulerHeight && pos.x() >= m_labelWidth) {
+        const TimeNs t = axis().xToTime(pos.x() - m_labelWidth);
         text = tr("%1 from the trace start\nabsolute %2 ns").arg(models::relativeTime(t, origin)).arg(t);
-    } else if (pos.x() < kLabelWidth && pos.y() >= lanesTop()) {
+    } else if (pos.x() < m_labelWidth && pos.y() >= lanesTop()) {
         // The label column cuts long names ("GPU 0 · Tesla V100-DGXS-32…"): the tooltip has the whole label.
         const auto row = m_layout.rowAt(pos.y() - lanesTop() + verticalScrollBar()->value());
         if (row)

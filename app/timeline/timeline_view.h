@@ -62,8 +62,15 @@ public:
     std::optional<std::size_t> gapAtPoint(const QPoint& viewportPos) const { return gapAt(viewportPos); }
     /// The lane (thread or stream) at a viewport point; none over headers, utilization rows and the ruler.
     std::optional<LaneIndex> laneAtPoint(const QPoint& viewportPos) const;
+    static constexpr int kDefaultLabelWidth = 240;
+    /// Width of the label column; the user widens or narrows it by dragging its border.
+    int labelWidth() const { return m_labelWidth; }
+    /// Sets the label column's width, kept between a minimum and what leaves the lanes a minimum.
+    void setLabelWidth(int width);
 
 signals:
+    /// The label column was widened or narrowed (the time area moved: the job overview above follows).
+    void labelWidthChanged(int width);
     /// A rubber-band range selection finished.
     void rangeSelected(gapscope::timeline::TimeRange range);
     /// One line for the status bar about what is under the mouse.
@@ -88,7 +95,7 @@ protected:
     bool viewportEvent(QEvent* event) override;
 
 private:
-    enum class Drag { None, Pan, Range };
+    enum class Drag { None, Pan, Range, LabelBorder };
 
     TimeAxis axis() const;
     NavigationLimits limits() const;
@@ -108,6 +115,7 @@ private:
     int lanesTop() const;
     std::vector<std::pair<EventRef, EventRef>> flows() const;
     double anchorX(const QPoint& pos) const;
+    bool onLabelBorder(const QPoint& pos) const;
 
     TimelineState* m_state;
     LoadedTrace m_loaded;
@@ -119,6 +127,7 @@ private:
     std::vector<bool> m_highlightNames;
     std::vector<bool> m_selectedDevices;
     int m_annotationStripHeight = 0;
+    int m_labelWidth = kDefaultLabelWidth;
     TimeNs m_gapThreshold = 100'000;
     mutable DrawListCache m_cache;
     TimelinePainter m_painter;

@@ -56,6 +56,7 @@ struct FiguresSum {
     std::size_t runs = 0;
     std::string name;
     std::optional<int> rank;
+    int deviceId = 0; // the ordinal on this side
 };
 
 void accumulate(FiguresSum& into, const WindowFigures& d)
@@ -92,17 +93,25 @@ WindowFigures meanOf(const FiguresSum& f)
     return m;
 }
 
-/// Devices of a side by key: (rank key, ordinal); when every run holds one process, (0, ordinal), so that the
-/// single processes match whatever their ranks.
+/// Devices of a side by key: (rank key, ordinal); when every run holds one process, (0, the device's place among
+/// the process's devices by ordinal), so that the single processes match whatever their ranks and the GPU each
+/// rank ran on (rank 3 on GPU 3 against rank 1 on GPU 1).
 std::map<DeviceKey, FiguresSum> sideDevices(std::span<const RunSummary> runs, bool singleProcessRuns)
 {
     std::map<DeviceKey, FiguresSum> devices;
     for (const RunSummary& run : runs) {
+        std::vector<int> ordinals;
+        for (const RunSummary::Device& d : run.devices)
+            ordinals.push_back(d.deviceId);
+        std::sort(ordinals.begin(), ordinals.end());
         for (const RunSummary::Device& d : run.devices) {
-            FiguresSum& f = devices[{ singleProcessRuns ? 0 : d.rankKey, d.deviceId }];
+            const int place
+                = static_cast<int>(std::lower_bound(ordinals.begin(), ordinals.end(), d.deviceId) - ordinals.begin());
+            FiguresSum& f = devices[singleProcessRuns ? DeviceKey { 0, place } : DeviceKey { d.rankKey, d.deviceId }];
             if (f.runs == 0) {
                 f.name = d.name;
                 f.rank = d.rank;
+                f.deviceId = d.deviceId;
             }
             accumulate(f, d.figures);
         }
@@ -123,18 +132,24 @@ std::vector<DeviceDiff> compareDevices(
     std::vector<DeviceDiff> diffs;
     for (const DeviceKey& key : keys) {
         DeviceDiff d;
-        d.deviceId = key.second;
-        if (const auto it = baseDevices.find(key); it != baseDevices.end()) {
-            d.base = meanOf(it->second);
-            d.baseName = it->second.name;
-            d.rank = it->second.rank;
+        const auto base = baseDevices.find(key);
+        const auto fresh = newDevices.find(key);
+        if (base != baseDevices.end()) {
+            d.base = meanOf(base->second);
+            d.baseName = base->second.name;
+            d.rank = base->second.rank;
         }
-        if (const auto it = newDevices.find(key); it != newDevices.end()) {
-            d.fresh = meanOf(it->second);
-            d.newName = it->second.name;
+        if (fresh != newDevices.end()) {
+            d.fresh = meanOf(fresh->second);
+            d.newName = fresh->second.name;
+            d.newRank = fresh->second.rank;
+            d.newDeviceId = fresh->second.deviceId;
             if (!d.rank)
-                d.rank = it->second.rank;
+                d.rank = fresh->second.rank;
         }
+        d.deviceId = base != baseDevices.end() ? base->second.deviceId : d.newDeviceId;
+        if (fresh == newDevices.end())
+            d.newDeviceId = d.deviceId;
         diffs.push_back(std::move(d));
     }
     return diffs;
@@ -288,6 +303,11 @@ void comparabilityWarnings(std::span<const RunSummary> base, std::span<const Run
             warnings.push_back("different rank counts: " + referenceName + " has "
                 + std::to_string(reference.processCount) + " process(es), " + name + " has "
                 + std::to_string(run.processCount));
+        if (run.processCount == 1 && reference.processCount == 1 && run.ranks.size() == 1 && reference.ranks.size() == 1
+            && run.ranks != reference.ranks)
+            warnings.push_back("one rank on each side, and the ranks differ: " + referenceName + " is rank "
+                + joined(reference.ranks) + ", " + name + " is rank " + joined(run.ranks)
+                + "; compared with each other as one process each");
         if (!run.ranks.empty() && !reference.ranks.empty() && run.ranks != reference.ranks
             && reference.processCount > 1)
             warnings.push_back("ranks are matched by number, and they differ: " + referenceName + " has ranks "

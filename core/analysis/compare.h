@@ -41,10 +41,15 @@ WindowFiguresDelta figuresDelta(const WindowFigures& a, const WindowFigures& b);
 
 /// A device matched across the sides by (rank, device ordinal); a run of one process has rank key -1 unless
 /// the trace names its rank, and a side whose runs all hold one process matches the other side's one process
-/// whatever their ranks.
+/// whatever their ranks, device by device in ordinal order (rank 3's GPU 3 with rank 1's GPU 1).
 struct DeviceDiff {
-    std::optional<int> rank;
-    int deviceId = 0;
+    std::optional<int> rank; // BASE's, else NEW's
+    /// NEW's (nullopt: NEW lacks the device or names no rank); differs from `rank` only for single processes.
+    std::optional<int> newRank;
+    int deviceId = 0; // BASE's ordinal, else NEW's
+    /// NEW's ordinal (deviceId when NEW lacks the device); differs from deviceId only for single processes, matched
+    /// by the device's place among their devices.
+    int newDeviceId = 0;
     std::string baseName; // Device::name ("" unknown)
     std::string newName;
     /// Mean over the runs of the side that have the device; nullopt: no run of that side has it.

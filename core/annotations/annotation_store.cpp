@@ -75,13 +75,26 @@ AnnotationStore::AnnotationStore(std::string path)
     : m_savePath(std::move(path))
 { }
 
-AnnotationStore AnnotationStore::openForTrace(const std::string& tracePath)
+AnnotationStore AnnotationStore::openForTrace(const std::string& tracePath, const NotesFolders& folders)
 {
-    AnnotationStore store(sidecarPathFor(tracePath));
-    store.m_sidecarPath = store.m_savePath;
+    const SidecarPlace place = sidecarPlaceFor(tracePath, folders);
+    AnnotationStore store(place.path);
+    store.m_sidecarPath = place.path;
+    store.m_home = place.home;
     const std::string traceName = std::filesystem::path(tracePath).filename().string();
 
     ReadOutcome sidecar = readSidecar(store.m_sidecarPath);
+    if (sidecar.state == ReadState::Missing && place.home != NotesHome::NextToTrace) {
+        // Notes saved next to the trace before it was known not to be the place: read them, save them here.
+        const std::string nextToTrace = sidecarPathFor(tracePath);
+        ReadOutcome old = readSidecar(nextToTrace);
+        if (old.state == ReadState::Read) {
+            store.m_document = std::move(old.document);
+            store.m_document.traceName = traceName;
+            store.m_loadedFrom = nextToTrace;
+            return store;
+        }
+    }
     if (sidecar.state != ReadState::Failed) {
         if (sidecar.state == ReadState::Read) {
             store.m_document = std::move(sidecar.document);
@@ -94,8 +107,9 @@ AnnotationStore AnnotationStore::openForTrace(const std::string& tracePath)
     // that is free, or that a previous session (facing the same broken sidecar) already wrote.
     store.m_loadError = sidecar.error;
     store.m_document.traceName = traceName;
+    const std::string sidecarBase = place.path.substr(0, place.path.size() - std::string_view(".json").size());
     for (int n = 1; n <= kMaxAlternates; ++n) {
-        const std::string alternate = alternatePathFor(tracePath, n);
+        const std::string alternate = sidecarBase + "-" + std::to_string(n) + ".json";
         ReadOutcome outcome = readSidecar(alternate);
         if (outcome.state == ReadState::Failed)
             continue; // broken too: leave it alone as well
@@ -107,7 +121,7 @@ AnnotationStore AnnotationStore::openForTrace(const std::string& tracePath)
         }
         return store;
     }
-    // Nowhere free next to the trace: saving needs saveAs(); say so on the first save.
+    // Nowhere free next to the sidecar: saving needs saveAs(); say so on the first save.
     store.m_savePath.clear();
     return store;
 }
@@ -205,6 +219,11 @@ IoResult<void> AnnotationStore::save()
 IoResult<void> AnnotationStore::saveAs(const std::string& path)
 {
     const std::string text = serializeAnnotationDocument(m_document);
+    if (m_home != NotesHome::NextToTrace && path == m_sidecarPath) {
+        // The user's notes folder is made on the first save; a failure shows in the write's error below.
+        std::error_code ec;
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    }
     auto written = writeFileAtomically(path, text, AtomicFile::Options { path + ".bak" });
     if (!written) {
         IoError error = written.error();

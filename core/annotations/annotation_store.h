@@ -3,6 +3,7 @@
 
 #include "core/annotations/annotation.h"
 #include "core/annotations/annotation_json.h"
+#include "core/annotations/notes_folders.h"
 #include "core/io/common/io_error.h"
 
 #include <chrono>
@@ -23,6 +24,9 @@ namespace gapscope {
 /// - A sidecar that cannot be read (broken JSON, not ours, written by a newer GapScope, unreadable) is
 ///   never written to: loadError() says why, and the notes go to `<trace>.gapscope-N.json` instead
 ///   (savePath(), savesElsewhere()), which is read back on the next open while the sidecar stays broken.
+/// - The notes of a trace in a folder of the program (the bundled demo) or in a folder the user cannot write go to
+///   the user's notes folder (sidecarPlaceFor, home()); notes an earlier version saved next to such a trace are
+///   read from there and saved to the user folder from then on.
 /// Editing does not save: the caller (the viewer, on every change) calls save(). Not thread-safe.
 class AnnotationStore {
 public:
@@ -37,8 +41,10 @@ public:
 
     /// An empty store that saves to `path` (nothing is read).
     explicit AnnotationStore(std::string path = {});
-    /// The notes of a trace: its sidecar when there is one. Never fails; see loadError().
-    static AnnotationStore openForTrace(const std::string& tracePath);
+    /// The notes of a trace: its sidecar (sidecarPlaceFor(tracePath, folders)) when there is one. Never fails; see
+    /// loadError().
+    static AnnotationStore openForTrace(
+        const std::string& tracePath, const NotesFolders& folders = NotesFolders::fromEnvironment());
 
     const std::vector<Annotation>& annotations() const { return m_document.annotations; }
     /// The annotation with this id, or null. The pointer is valid until the next change.
@@ -64,9 +70,12 @@ public:
 
     /// Where save() writes.
     const std::string& savePath() const { return m_savePath; }
-    /// The sidecar next to the trace (empty for a store not opened from a trace).
+    /// The sidecar of the trace, next to it or in the user's notes folder (see home()); empty for a store not
+    /// opened from a trace.
     const std::string& sidecarPath() const { return m_sidecarPath; }
-    /// True when the notes are not going to the sidecar next to the trace: tell the user savePath().
+    /// Why the sidecar is where it is.
+    NotesHome home() const { return m_home; }
+    /// True when the notes are not going to the sidecar (an alternate, or Save As): tell the user savePath().
     bool savesElsewhere() const { return !m_sidecarPath.empty() && m_savePath != m_sidecarPath; }
     /// Why the sidecar next to the trace was not read (it is left untouched), if it was not.
     const std::optional<IoError>& loadError() const { return m_loadError; }
@@ -86,6 +95,7 @@ private:
 
     AnnotationDocument m_document;
     std::string m_sidecarPath;
+    NotesHome m_home = NotesHome::NextToTrace;
     std::string m_savePath;
     std::string m_loadedFrom;
     std::optional<IoError> m_loadError;

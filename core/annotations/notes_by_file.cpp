@@ -18,13 +18,14 @@ std::string canonicalOrSame(const std::string& path)
 
 } // namespace
 
-NotesByFile NotesByFile::openForTraces(const std::vector<std::string>& tracePaths, const Trace* trace)
+NotesByFile NotesByFile::openForTraces(
+    const std::vector<std::string>& tracePaths, const Trace* trace, const NotesFolders& folders)
 {
     NotesByFile notes;
     notes.m_paths = tracePaths;
     notes.m_stores.reserve(tracePaths.size());
     for (const std::string& path : tracePaths)
-        notes.m_stores.push_back(AnnotationStore::openForTrace(path));
+        notes.m_stores.push_back(AnnotationStore::openForTrace(path, folders));
     if (trace) {
         std::vector<std::string> canonical;
         for (const std::string& path : tracePaths)

@@ -187,6 +187,46 @@ TEST(DiffCommand, FoldersAreJobsWithRanksMatchedByNumber)
     EXPECT_NE(twice.err.find("NEW run " + dir.file("twice") + " holds rank 0 twice"), std::string::npos) << twice.err;
 }
 
+TEST(DiffCommand, OneRankAgainstAnotherRankComparesTheirDevicesAndSaysTheRanksDiffer)
+{
+    // Two single-rank traces of one job (HTA's sampled ranks 0 and 1, each on the GPU of its number): each side is
+    // one process, so its devices are compared with the other side's whatever the rank and GPU numbers.
+    const RunResult r = diff({ "--json", kRank0, kRank1 });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    const RunResult base = test::run(runReport, { "--json", kRank0 });
+    const RunResult fresh = test::run(runReport, { "--json", kRank1 });
+    ASSERT_EQ(base.exitCode, 0) << base.err;
+    ASSERT_EQ(fresh.exitCode, 0) << fresh.err;
+    const auto baseDevices = nlohmann::json::parse(base.out)["devices"];
+    const auto newDevices = nlohmann::json::parse(fresh.out)["devices"];
+    ASSERT_EQ(baseDevices.size(), 1u);
+    ASSERT_EQ(newDevices.size(), 1u);
+    ASSERT_EQ(doc["devices"].size(), 1u);
+    const auto& device = doc["devices"][0];
+    EXPECT_EQ(device["rank"], 0);
+    EXPECT_EQ(device["new_rank"], 1);
+    // Each rank ran on the GPU of its number: GPU 0 against GPU 1.
+    EXPECT_EQ(baseDevices[0]["id"], 0);
+    EXPECT_EQ(newDevices[0]["id"], 1);
+    EXPECT_EQ(device["device"], 0);
+    EXPECT_EQ(device["new_device"], 1);
+    ASSERT_FALSE(device["base"].is_null());
+    ASSERT_FALSE(device["new"].is_null());
+    EXPECT_EQ(ns(device["base"]["busy_ns"]), ns(baseDevices[0]["busy_ns"]));
+    EXPECT_EQ(ns(device["new"]["busy_ns"]), ns(newDevices[0]["busy_ns"]));
+    EXPECT_EQ(ns(device["delta"]["busy_ns"]), ns(newDevices[0]["busy_ns"]) - ns(baseDevices[0]["busy_ns"]));
+    const std::string said = "one rank on each side, and the ranks differ: BASE (" + kRank0 + ") is rank 0, NEW ("
+        + kRank1 + ") is rank 1; compared with each other as one process each";
+    EXPECT_NE(doc["warnings"].dump().find(said), std::string::npos) << doc["warnings"].dump();
+
+    const RunResult text = diff({ kRank0, kRank1 });
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("Device 0 (NEW: device 1), rank 0 (NEW: rank 1)"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("only in BASE"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find(said), std::string::npos) << text.out;
+}
+
 TEST(DiffCommand, AnUnreadableSideIsNamed)
 {
     const std::string missing = test::dataPath("no/such/trace.json");

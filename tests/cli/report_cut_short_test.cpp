@@ -7,6 +7,7 @@
 #include "tests/test_paths.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -42,11 +43,42 @@ TEST(ReportCutShort, FirstLineSaysTheFileIsCutShortAndFiguresCoverOnlyWhatWasRea
         << first;
 }
 
+TEST(ReportCutShort, JsonSaysFirstThatTheFileIsCutShortAndWhere)
+{
+    test::TempDir dir;
+    const std::string path = cutCopy(dir, kNew, 300'000);
+    const test::RunResult text = test::run(runReport, { path });
+    const test::RunResult r = test::run(runReport, { "--json", path });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // The first key, before any figure.
+    EXPECT_EQ(r.out.rfind("{\n  \"cut_short\": ", 0), 0u) << r.out.substr(0, 200);
+    const auto doc = nlohmann::json::parse(r.out);
+    ASSERT_EQ(doc["cut_short"].size(), 1u);
+    const auto& cut = doc["cut_short"][0];
+    EXPECT_EQ(cut["file"], path);
+    EXPECT_EQ(cut["file_bytes"], 300'000);
+    EXPECT_EQ(cut["message"], text.out.substr(0, text.out.find('\n')));
+    // Where the content ended is the reader's own warning's byte, in the decompressed content.
+    const std::string said = cut["message"].get<std::string>();
+    EXPECT_NE(
+        said.find("(the content up to byte " + std::to_string(cut["content_read_bytes"].get<std::uint64_t>()) + ")"),
+        std::string::npos)
+        << said;
+    EXPECT_GT(cut["content_read_bytes"].get<std::uint64_t>(), 300'000u);
+    bool warned = false;
+    for (const auto& w : doc["import"]["warnings"])
+        warned = warned || (w["byte_offset"] == cut["content_read_bytes"] && w["file"] == path);
+    EXPECT_TRUE(warned) << doc["import"]["warnings"].dump();
+}
+
 TEST(ReportCutShort, CompleteFileStartsWithItsFigures)
 {
     const test::RunResult r = test::run(runReport, { test::dataPath(kNew) });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out.find("cut short"), std::string::npos) << r.out.substr(0, 400);
+    const test::RunResult json = test::run(runReport, { "--json", test::dataPath(kNew) });
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    EXPECT_EQ(nlohmann::json::parse(json.out)["cut_short"], nlohmann::json::array());
 }
 
 } // namespace

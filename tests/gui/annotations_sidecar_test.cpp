@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The sidecar's failure modes as the viewer shows them: a folder that cannot be written, a sidecar path
-// that cannot be replaced, and a sidecar that cannot be read. A note is never lost, and the user is told
-// which file is involved and where the notes go.
+// The sidecar's failure modes as the viewer shows them: a folder that cannot be written (the notes go to the
+// user's notes folder), a sidecar path that cannot be replaced, and a sidecar that cannot be read. A note is
+// never lost, and the user is told which file is involved and where the notes go.
 #include "annotations_test_support.h"
 
 #include "app/annotations/annotation_controller.h"
@@ -12,7 +12,9 @@
 
 #include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTableView>
@@ -67,10 +69,11 @@ void expectKeptInMemoryUntilSavedElsewhere(app::MainWindow& window, const QStrin
 
 } // namespace
 
-TEST(AnnotationsSidecarTest, AReadOnlyFolderKeepsTheNotesInMemory)
+TEST(AnnotationsSidecarTest, AReadOnlyFolderHasItsNotesSavedInTheUserFolder)
 {
     QTemporaryDir dir;
-    QTemporaryDir elsewhere;
+    QTemporaryDir data;
+    const ScopedDataHome dataHome(data.path());
     const QString trace = copyDemoTrace(dir);
     ASSERT_FALSE(trace.isEmpty());
     const QByteArray folder = QFile::encodeName(dir.path());
@@ -83,9 +86,15 @@ TEST(AnnotationsSidecarTest, AReadOnlyFolderKeepsTheNotesInMemory)
     app::MainWindow window;
     ASSERT_TRUE(showAndOpen(window, trace, QSize(1400, 900)));
     ASSERT_FALSE(explainLongestGapFromTheDock(window).isEmpty());
-    const QString sidecar = trace + QStringLiteral(".gapscope.json");
-    EXPECT_FALSE(QFileInfo::exists(sidecar));
-    expectKeptInMemoryUntilSavedElsewhere(window, sidecar, elsewhere.filePath(QStringLiteral("notes.json")));
+    EXPECT_FALSE(QFileInfo::exists(trace + QStringLiteral(".gapscope.json")));
+    const QString saved = window.annotations()->controller()->savePath();
+    EXPECT_TRUE(saved.startsWith(data.path() + QStringLiteral("/gapscope/notes/demo.pt.trace.json.gz-")))
+        << saved.toStdString();
+    EXPECT_EQ(readNotes(saved).size(), 1u);
+    EXPECT_FALSE(window.annotations()->controller()->hasUnsavedChanges());
+    const auto* where = window.annotations()->dockWidget()->findChild<QLabel*>(QStringLiteral("notesWhere"));
+    ASSERT_NE(where, nullptr);
+    EXPECT_TRUE(where->text().contains(QStringLiteral("cannot be written"))) << where->text().toStdString();
 }
 
 TEST(AnnotationsSidecarTest, ASidecarPathThatCannotBeReplacedKeepsTheNotesInMemory)

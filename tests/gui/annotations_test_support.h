@@ -29,6 +29,30 @@ namespace gapscope::test {
 inline constexpr TimeNs kDemoLongestGapStart = 1'623'142'624'177'570'000;
 inline constexpr TimeNs kDemoLongestGapEnd = 1'623'142'624'239'909'000;
 
+/// XDG_DATA_HOME (where the user's notes folder is) for one test, the old value put back.
+class ScopedDataHome {
+public:
+    explicit ScopedDataHome(const QString& folder)
+        : m_had(qEnvironmentVariableIsSet("XDG_DATA_HOME"))
+        , m_old(qgetenv("XDG_DATA_HOME"))
+    {
+        qputenv("XDG_DATA_HOME", folder.toLocal8Bit());
+    }
+    ~ScopedDataHome()
+    {
+        if (m_had)
+            qputenv("XDG_DATA_HOME", m_old);
+        else
+            qunsetenv("XDG_DATA_HOME");
+    }
+    ScopedDataHome(const ScopedDataHome&) = delete;
+    ScopedDataHome& operator=(const ScopedDataHome&) = delete;
+
+private:
+    bool m_had;
+    QByteArray m_old;
+};
+
 /// Copies the demo trace into `dir`; returns the copy's path (empty on failure).
 inline QString copyDemoTrace(const QTemporaryDir& dir)
 {

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 // A truncated .json.gz opens in the viewer with the complete events before the cut, and
 // the warning (file and byte) is shown, as the reader reports it.
+#include "app/mainwindow/analysis_docks.h"
 #include "app/mainwindow/cut_short_banner.h"
 #include "app/mainwindow/details_panel.h"
+#include "app/mainwindow/gaps_dock.h"
 #include "app/mainwindow/load_status.h"
 #include "app/mainwindow/main_window.h"
 #include "app/timeline/timeline_view.h"
 #include "test_paths.h"
 #include "tests/temp_dir.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -20,6 +23,32 @@
 using namespace gapscope;
 
 namespace {
+
+const char* const kFourWorkers
+    = "kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
+
+/// `head -c bytes` of a test trace, written as `name` in `dir`; empty when the trace is shorter.
+std::string cutCopy(const test::TempDir& dir, const char* relative, const std::string& name, std::size_t bytes)
+{
+    std::ifstream in(test::dataPath(relative), std::ios::binary);
+    std::string data(bytes, '\0');
+    in.read(data.data(), static_cast<std::streamsize>(data.size()));
+    if (static_cast<std::size_t>(in.gcount()) != bytes)
+        return {};
+    std::string path = dir.file(name);
+    std::ofstream(path, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
+    return path;
+}
+
+/// Shows a main window and opens `file` in it; false when it was not shown in time.
+bool showAndOpen(app::MainWindow& window, const std::string& file)
+{
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &app::MainWindow::traceShown);
+    window.openFiles({ QString::fromStdString(file) });
+    return shown.wait(60'000);
+}
 
 TEST(TruncatedLoad, ViewerShowsTheEventsBeforeTheCutAndTheWarning)
 {
@@ -51,22 +80,10 @@ TEST(TruncatedLoad, BannerAboveTheLanesSaysTheFileIsCutShort)
 {
     // `head -c 300000` of the four-worker ResNet-50 trace: its first 300 kB hold only CPU events.
     test::TempDir dir;
-    const std::string cut = dir.file("t.json.gz");
-    {
-        std::ifstream in(test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/"
-                                        "worker0.1623212756351.pt.trace.json.gz"),
-            std::ios::binary);
-        std::string data(300'000, '\0');
-        in.read(data.data(), static_cast<std::streamsize>(data.size()));
-        ASSERT_EQ(in.gcount(), 300'000);
-        std::ofstream(cut, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
-    }
+    const std::string cut = cutCopy(dir, kFourWorkers, "t.json.gz", 300'000);
+    ASSERT_FALSE(cut.empty());
     app::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    QSignalSpy shown(&window, &app::MainWindow::traceShown);
-    window.openFiles({ QString::fromStdString(cut) });
-    ASSERT_TRUE(shown.wait(30'000)) << window.loadStatus()->lastError().toStdString();
+    ASSERT_TRUE(showAndOpen(window, cut)) << window.loadStatus()->lastError().toStdString();
     const auto* banner = window.findChild<app::CutShortBanner*>();
     ASSERT_NE(banner, nullptr);
     ASSERT_TRUE(banner->isVisible());
@@ -83,10 +100,33 @@ TEST(TruncatedLoad, BannerAboveTheLanesSaysTheFileIsCutShort)
 
     // A complete file: no banner.
     QSignalSpy again(&window, &app::MainWindow::traceShown);
-    window.openFiles({ QString::fromStdString(
-        test::dataPath("kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz")) });
+    window.openFiles({ QString::fromStdString(test::dataPath(kFourWorkers)) });
     ASSERT_TRUE(again.wait(60'000));
     EXPECT_FALSE(banner->isVisible());
+}
+
+TEST(TruncatedLoad, GapsDockSaysItsGapsAreThoseOfWhatWasRead)
+{
+    // The first 800 kB of the 1.1 MB four-worker ResNet-50 trace: GPU activity, and gaps, before the cut.
+    test::TempDir dir;
+    const std::string cut = cutCopy(dir, kFourWorkers, "half.json.gz", 800'000);
+    ASSERT_FALSE(cut.empty());
+    app::MainWindow window;
+    ASSERT_TRUE(showAndOpen(window, cut)) << window.loadStatus()->lastError().toStdString();
+    app::GapsDock* gaps = window.analysisDocks()->gapsDock();
+    const auto* count = gaps->findChild<QLabel*>(QStringLiteral("gapCount"));
+    ASSERT_NE(count, nullptr);
+    EXPECT_GT(gaps->model()->rowCount(), 0);
+    EXPECT_TRUE(count->text().endsWith(QStringLiteral(", in only what was read of half.json.gz (cut short)")))
+        << count->text().toStdString();
+    EXPECT_TRUE(count->text().startsWith(QStringLiteral("%1 gap(s) \u2265 ").arg(gaps->model()->rowCount())))
+        << count->text().toStdString();
+
+    // The whole file: its gaps, said plainly.
+    QSignalSpy again(&window, &app::MainWindow::traceShown);
+    window.openFiles({ QString::fromStdString(test::dataPath(kFourWorkers)) });
+    ASSERT_TRUE(again.wait(60'000));
+    EXPECT_FALSE(count->text().contains(QStringLiteral("cut short"))) << count->text().toStdString();
 }
 
 TEST(ImportNotes, ReadersNotesWithoutASkippedEventAreNotCalledSkippedEvents)
