@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 namespace gapscope::app {
 
 void LatestJob::start(QObject* context, std::shared_ptr<Task> task)
@@ -19,7 +21,7 @@ void LatestJob::start(QObject* context, std::shared_ptr<Task> task)
         watcher->waitForFinished();
         task->deliver();
     });
-    watcher->setFuture(QtConcurrent::run([task] { task->work(); }));
+    watcher->setFuture(QtConcurrent::run([task = std::move(task)] { task->work(); }));
 }
 
 } // namespace gapscope::app
