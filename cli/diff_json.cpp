@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gapscope diff --json`: the document whose keys docs/json-output.md lists.
 #include "cli/diff_report.h"
+#include "cli/window_figures_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,18 +32,6 @@ json sideJson(const std::vector<DiffRunInfo>& runs, const AnalysisOptions& analy
             { { "path", run.label }, { "files", run.files }, { "window", windowJson(run.window, analysis) } });
     return { { "file", runs.front().label }, { "window", windowJson(runs.front().window, analysis) },
         { "runs", list } };
-}
-
-template <typename Figures> json figuresJson(const Figures& f)
-{
-    json idleByCause;
-    for (int c = 0; c < kGapCauseCount; ++c)
-        idleByCause[std::string(gapCauseName(static_cast<GapCause>(c)))] = f.idleByCause[c];
-    return { { "span_ns", f.spanNs }, { "busy_ns", f.busyNs }, { "idle_ns", f.idleNs },
-        { "utilization", f.utilization }, { "gap_count", f.gapCount }, { "idle_by_cause_ns", idleByCause },
-        { "exposed_ns",
-            { { "compute", f.exposed.compute }, { "communication", f.exposed.communication },
-                { "memcpy", f.exposed.memcpy }, { "idle", f.exposed.idle } } } };
 }
 
 json stepSideJson(const StepSide& s)
@@ -97,9 +86,9 @@ json diffToJson(const RunDiff& diff, const DiffSides& sides, const DiffOptions& 
         devices.push_back({ { "rank", d.rank ? json(*d.rank) : json(nullptr) },
             { "new_rank", d.newRank ? json(*d.newRank) : json(nullptr) }, { "device", d.deviceId },
             { "new_device", d.newDeviceId }, { "name", { { "base", d.baseName }, { "new", d.newName } } },
-            { "base", d.base ? figuresJson(*d.base) : json(nullptr) },
-            { "new", d.fresh ? figuresJson(*d.fresh) : json(nullptr) },
-            { "delta", d.base && d.fresh ? figuresJson(figuresDelta(*d.base, *d.fresh)) : json(nullptr) } });
+            { "base", d.base ? windowFiguresJson(*d.base) : json(nullptr) },
+            { "new", d.fresh ? windowFiguresJson(*d.fresh) : json(nullptr) },
+            { "delta", d.base && d.fresh ? windowFiguresJson(figuresDelta(*d.base, *d.fresh)) : json(nullptr) } });
     }
     doc["devices"] = devices;
 

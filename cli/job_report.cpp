@@ -28,8 +28,7 @@ std::string shortName(const std::string& name, std::size_t width)
 
 double utilization(const RankSummary& s)
 {
-    const TimeNs span = s.spanNs();
-    return span > 0 ? static_cast<double>(s.busyNs()) / static_cast<double>(span) : 0.0;
+    return utilizationOf(s.busyNs(), s.spanNs());
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/report_json.h"
 #include "cli/metric_options.h"
+#include "cli/window_figures_json.h"
 
 #include "core/analysis/counter_figures.h"
 #include "core/analysis/gap_evidence.h"
@@ -310,25 +311,15 @@ void writeReportJson(std::ostream& stream, const Trace& trace, const AnalysisRes
     json devices = json::array();
     for (const DeviceFigures& d : result.devices) {
         const Device& device = trace.devices()[d.device.value];
-        json idleByCause;
-        for (int c = 0; c < kGapCauseCount; ++c)
-            idleByCause[std::string(gapCauseName(static_cast<GapCause>(c)))] = d.idleByCause[c];
-        devices.push_back({
+        json entry = windowFiguresJson(d);
+        entry.update({
             { "process", processJson(trace, d.process) },
             { "rank", rankJson(trace, d.process) },
             { "id", device.id },
             { "name", device.name },
             { "window", windowJson(d.window) },
-            { "span_ns", d.spanNs },
-            { "busy_ns", d.busyNs },
-            { "idle_ns", d.idleNs },
-            { "utilization", d.utilization },
-            { "gap_count", d.gapCount },
-            { "idle_by_cause_ns", idleByCause },
-            { "exposed_ns",
-                { { "compute", d.exposed.compute }, { "communication", d.exposed.communication },
-                    { "memcpy", d.exposed.memcpy }, { "idle", d.exposed.idle } } },
         });
+        devices.push_back(std::move(entry));
     }
 
     json warnings = json::array();

@@ -4,6 +4,7 @@
 #include "cli/job_report.h"
 #include "cli/report_text.h"
 #include "cli/text_columns.h"
+#include "cli/window_figures_json.h"
 #include "core/analysis/nearest_rank.h"
 #include "core/model/labels.h"
 #include "core/model/time_format.h"
@@ -70,7 +71,7 @@ void writeDeviceText(const RankSummary& r, const DeviceSummary& d, std::ostream&
     device.name = d.name;
     out << deviceLabel(device) << ", " << rankTitle(r) << "\n";
     out << "  window       " << windowKindName(r.window) << " [" << d.windowStart << ", " << d.windowEnd << ") ns\n";
-    writeDeviceFigureLines({ d.spanNs, d.busyNs, d.idleNs, d.gapCount, d.idleByCause, d.exposed }, out);
+    writeDeviceFigureLines(d, out);
 }
 
 /// One metric of `summarize --metric`, its values pooled over the ranks that have it.
@@ -122,10 +123,8 @@ void writeSummaryReportJson(const std::vector<RankSummary>& ranks, const ReportO
             start = start ? std::min(*start, d.windowStart) : d.windowStart;
             end = end ? std::max(*end, d.windowEnd) : d.windowEnd;
             gpuActivity = gpuActivity || d.busyNs > 0;
-            json idleByCause;
-            for (int c = 0; c < kGapCauseCount; ++c)
-                idleByCause[std::string(gapCauseName(static_cast<GapCause>(c)))] = d.idleByCause[c];
-            devices.push_back({
+            json entry = windowFiguresJson(d);
+            entry.update({
                 { "process", processJson(r) },
                 { "rank", optionalRank(r) },
                 { "id", d.id },
@@ -133,16 +132,8 @@ void writeSummaryReportJson(const std::vector<RankSummary>& ranks, const ReportO
                 { "window",
                     { { "kind", windowKindName(r.window) }, { "start_ns", d.windowStart },
                         { "end_ns", d.windowEnd } } },
-                { "span_ns", d.spanNs },
-                { "busy_ns", d.busyNs },
-                { "idle_ns", d.idleNs },
-                { "utilization", d.utilization() },
-                { "gap_count", d.gapCount },
-                { "idle_by_cause_ns", idleByCause },
-                { "exposed_ns",
-                    { { "compute", d.exposed.compute }, { "communication", d.exposed.communication },
-                        { "memcpy", d.exposed.memcpy }, { "idle", d.exposed.idle } } },
             });
+            devices.push_back(std::move(entry));
         }
         if (i == 0 || ranks[i - 1].source != r.source)
             skipped += r.skippedEvents;

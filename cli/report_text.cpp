@@ -36,7 +36,7 @@ void writeDevice(const Trace& trace, const DeviceFigures& d, std::ostream& out)
     if (d.window.ranges.intervals().size() > 1)
         out << " in " << d.window.ranges.intervals().size() << " ranges";
     out << "\n";
-    writeDeviceFigureLines({ d.spanNs, d.busyNs, d.idleNs, d.gapCount, d.idleByCause, d.exposed }, out);
+    writeDeviceFigureLines(d, out);
 }
 
 void writeGaps(const Trace& trace, const AnalysisResult& result, std::size_t top, std::ostream& out)
@@ -104,7 +104,7 @@ void writeKernels(const AnalysisResult& result, std::size_t top, std::ostream& o
 
 } // namespace
 
-void writeDeviceFigureLines(const DeviceFigureLines& d, std::ostream& out)
+void writeDeviceFigureLines(const WindowFigures& d, std::ostream& out)
 {
     out << "  span         " << formatDuration(d.spanNs) << "\n";
     out << "  busy         " << pad(formatDuration(d.busyNs), 12) << " utilization " << percent(d.busyNs, d.spanNs)

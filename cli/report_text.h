@@ -3,8 +3,6 @@
 
 #include "cli/report_options.h"
 
-#include <array>
-#include <cstddef>
 #include <ostream>
 
 namespace gapscope::cli {
@@ -15,14 +13,6 @@ void writeTextReport(const Trace& trace, const AnalysisResult& result, const Rep
 
 /// The lines under a device's window line, as `report` prints them from a trace or from summaries: span, busy and
 /// utilization, idle and gaps, idle by cause, exposed time (each % of the span).
-struct DeviceFigureLines {
-    TimeNs spanNs = 0;
-    TimeNs busyNs = 0;
-    TimeNs idleNs = 0;
-    std::size_t gapCount = 0;
-    const std::array<TimeNs, kGapCauseCount>& idleByCause;
-    const ExposedTime& exposed;
-};
-void writeDeviceFigureLines(const DeviceFigureLines& d, std::ostream& out);
+void writeDeviceFigureLines(const WindowFigures& d, std::ostream& out);
 
 } // namespace gapscope::cli

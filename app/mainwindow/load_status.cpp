@@ -2,6 +2,7 @@
 #include "app/mainwindow/load_status.h"
 
 #include "app/compare/block_names.h"
+#include "app/mainwindow/cut_short_banner.h"
 #include "app/mainwindow/trace_loader.h"
 #include "app/models/event_details.h"
 
@@ -17,13 +18,14 @@
 
 namespace gapscope::app {
 
-LoadStatus::LoadStatus(QMainWindow* window, TraceLoader* loader)
+LoadStatus::LoadStatus(QMainWindow* window, TraceLoader* loader, CutShortBanner* banner)
     : QObject(window)
     , m_window(window)
     , m_progressLabel(new QLabel(window))
     , m_progress(new QProgressBar(window))
     , m_cancel(new QPushButton(tr("Cancel"), window))
     , m_figures(new QLabel(window))
+    , m_cutShort(banner)
 {
     m_progress->setMaximumWidth(220);
     connect(m_cancel, &QPushButton::clicked, loader, &TraceLoader::cancelLoad);
@@ -54,6 +56,11 @@ void LoadStatus::setLoading(bool loading)
         m_progress->setRange(0, 0);
         m_progressLabel->setText(tr("Loading..."));
     }
+}
+
+void LoadStatus::showCutShort(const Trace* trace)
+{
+    m_cutShort->setTrace(trace);
 }
 
 void LoadStatus::showFigures(const timeline::LoadedTrace& loaded, const timeline::AnalysisSnapshot& analysis)

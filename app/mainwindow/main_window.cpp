@@ -50,8 +50,8 @@ MainWindow::MainWindow(QWidget* parent)
     timeline::TimelineState* state = m_view->state();
     // The Job overview (several ranks) sits above the lanes, the banner of a file cut short above both.
     m_job = new JobSession(this, m_view, state);
-    m_cutShort = new CutShortBanner(this);
-    setCentralWidget(m_cutShort->placeAbove(m_job->timelineArea()));
+    auto* cutShort = new CutShortBanner(this);
+    setCentralWidget(cutShort->placeAbove(m_job->timelineArea()));
     setAcceptDrops(true);
     resize(1500, 900);
     // The widgets are made in the order of the focus chain, the docks in the order the View menu lists them.
@@ -73,7 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildNavigationToolBar(*this, navigation);
     m_search = new SearchBar(this);
     installSearchBar(this, m_search, m_view);
-    m_loadStatus = new LoadStatus(this, m_loader);
+    m_loadStatus = new LoadStatus(this, m_loader, cutShort);
     connectParts();
     m_details->showSummary();
 }
@@ -248,7 +248,7 @@ void MainWindow::onLoadFinished(const LoadOutcome& outcome)
     m_comparison->setTrace(m_loaded);
     m_annotations->setTrace(m_loaded);
     m_search->setTrace(m_loaded.trace);
-    m_cutShort->setTrace(m_loaded.trace.get());
+    m_loadStatus->showCutShort(m_loaded.trace.get());
     m_imageExport->setTrace(m_loaded);
     applyAnalysis(outcome.analysis);
     for (const QString& file : m_partialLoad->requestedFiles())
@@ -299,7 +299,7 @@ void MainWindow::onJobShown()
     m_details->setTrace(m_loaded);
     m_annotations->setTrace(m_loaded);
     m_search->setTrace(nullptr);
-    m_cutShort->setTrace(nullptr);
+    m_loadStatus->showCutShort(nullptr);
     m_analysisDocks->setAnalysis(nullptr, {});
     m_comparison->clearTrace();
     m_partialLoad->clearTrace();

@@ -22,7 +22,6 @@ namespace gapscope::app {
 class AnalysisDocks;
 class AnnotationSession;
 class ComparisonController;
-class CutShortBanner;
 class DetailsPanel;
 class ImageExportController;
 class JobSession;
@@ -76,10 +75,8 @@ public:
     PartialLoadController* partialLoad() const { return m_partialLoad; }
     ImageExportController* imageExport() const { return m_imageExport; }
     RecordingOffer* recording() const { return m_recording; }
-    /// Progress, figures and the error message of a failed load.
+    /// Progress, figures, the banner of a file cut short and the error message of a failed load.
     LoadStatus* loadStatus() const { return m_loadStatus; }
-    /// The banner above the lanes when a file of the trace on screen was cut short.
-    CutShortBanner* cutShortBanner() const { return m_cutShort; }
 
 signals:
     /// A load finished and its trace is on screen.
@@ -119,7 +116,6 @@ private:
     ImageExportController* m_imageExport = nullptr;
     RecordingOffer* m_recording = nullptr;
     LoadStatus* m_loadStatus = nullptr;
-    CutShortBanner* m_cutShort = nullptr;
     timeline::LoadedTrace m_loaded;
     timeline::AnalysisSnapshot m_analysis;
 };

@@ -196,8 +196,7 @@ void analyzeDevice(const Trace& trace, DeviceIndex device, const NameClasses& na
     figures.exposed = measure.exposed;
     figures.busyNs = measure.busyInWindow;
     figures.idleNs = figures.spanNs - figures.busyNs;
-    figures.utilization
-        = figures.spanNs > 0 ? static_cast<double>(figures.busyNs) / static_cast<double>(figures.spanNs) : 0.0;
+    figures.utilization = utilizationOf(figures.busyNs, figures.spanNs);
     figures.idleByCause = gaps.idleByCause();
     result.devices.push_back(std::move(figures));
 }

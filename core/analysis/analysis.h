@@ -7,6 +7,7 @@
 #include "core/analysis/gap.h"
 #include "core/analysis/interval_set.h"
 #include "core/analysis/lane_summaries.h"
+#include "core/analysis/window_figures.h"
 #include "core/model/call_names.h"
 #include "core/model/trace.h"
 
@@ -120,24 +121,11 @@ struct GapEvidence {
     std::string summary;
 };
 
-struct ExposedTime {
-    TimeNs compute = 0;
-    TimeNs communication = 0;
-    TimeNs memcpy = 0;
-    TimeNs idle = 0;
-};
-
-struct DeviceFigures {
+/// The figures of one device over its process's window.
+struct DeviceFigures : WindowFigures {
     DeviceIndex device;
     ProcessIndex process;
     Window window;
-    TimeNs spanNs = 0; // window length
-    TimeNs busyNs = 0;
-    TimeNs idleNs = 0;
-    double utilization = 0.0; // busy / span; 0 when the span is 0
-    std::size_t gapCount = 0;
-    std::array<TimeNs, kGapCauseCount> idleByCause {};
-    ExposedTime exposed;
 };
 
 /// Step durations of one process, warm-up steps excluded (docs/definitions.md).

@@ -89,7 +89,7 @@ WindowFigures meanOf(const FiguresSum& f)
     m.exposed.communication /= n;
     m.exposed.memcpy /= n;
     m.exposed.idle /= n;
-    m.utilization = f.sum.spanNs > 0 ? static_cast<double>(f.sum.busyNs) / static_cast<double>(f.sum.spanNs) : 0.0;
+    m.utilization = utilizationOf(f.sum.busyNs, f.sum.spanNs);
     return m;
 }
 
@@ -369,14 +369,7 @@ RunSummary summarizeRun(
         device.rankKey = rank ? *rank : -1 - static_cast<int>(d.process.value);
         device.deviceId = trace.devices()[d.device.value].id;
         device.name = trace.devices()[d.device.value].name;
-        WindowFigures& f = device.figures;
-        f.spanNs = d.spanNs;
-        f.busyNs = d.busyNs;
-        f.idleNs = d.idleNs;
-        f.utilization = d.utilization;
-        f.gapCount = d.gapCount;
-        f.idleByCause = d.idleByCause;
-        f.exposed = d.exposed;
+        device.figures = static_cast<const WindowFigures&>(d);
         s.devices.push_back(std::move(device));
     }
     s.stepDurations = countedStepDurations(result);

@@ -17,26 +17,7 @@
 
 namespace gapscope {
 
-/// The window figures of one device (DeviceFigures without its indices), or their mean over a side's runs.
-struct WindowFigures {
-    TimeNs spanNs = 0;
-    TimeNs busyNs = 0;
-    TimeNs idleNs = 0;
-    double utilization = 0.0; // busy / span
-    std::size_t gapCount = 0;
-    std::array<TimeNs, kGapCauseCount> idleByCause {};
-    ExposedTime exposed;
-};
-/// b - a, field by field (gap count as a signed number).
-struct WindowFiguresDelta {
-    TimeNs spanNs = 0;
-    TimeNs busyNs = 0;
-    TimeNs idleNs = 0;
-    double utilization = 0.0;
-    std::int64_t gapCount = 0;
-    std::array<TimeNs, kGapCauseCount> idleByCause {};
-    ExposedTime exposed;
-};
+/// The change from `a` to `b`: b - a, field by field.
 WindowFiguresDelta figuresDelta(const WindowFigures& a, const WindowFigures& b);
 
 /// A device matched across the sides by (rank, device ordinal); a run of one process has rank key -1 unless

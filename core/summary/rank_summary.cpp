@@ -124,12 +124,7 @@ RankSummary summarizeProcess(
         d.name = trace.devices()[figures.device.value].name;
         d.windowStart = figures.window.start();
         d.windowEnd = figures.window.end();
-        d.spanNs = figures.spanNs;
-        d.busyNs = figures.busyNs;
-        d.idleNs = figures.idleNs;
-        d.gapCount = figures.gapCount;
-        d.idleByCause = figures.idleByCause;
-        d.exposed = figures.exposed;
+        static_cast<WindowFigures&>(d) = figures;
         // Busy per bin: the window's ranges (busy until told otherwise) minus the device gaps.
         const TimeNs extent = d.windowEnd - d.windowStart;
         if (extent > 0 && options.bins > 0) {

@@ -19,22 +19,15 @@
 namespace gapscope {
 
 /// One device of the rank, over the rank's window.
-struct DeviceSummary {
+struct DeviceSummary : WindowFigures {
     int id = 0;
     std::string name;
     TimeNs windowStart = 0;
     TimeNs windowEnd = 0;
-    TimeNs spanNs = 0;
-    TimeNs busyNs = 0;
-    TimeNs idleNs = 0;
-    std::size_t gapCount = 0;
-    std::array<TimeNs, kGapCauseCount> idleByCause {};
-    ExposedTime exposed;
     /// Busy time per bin: bin i is [binStart + i * binWidth, + binWidth) clipped to the window's end.
     TimeNs binStart = 0;
     TimeNs binWidthNs = 0;
     std::vector<TimeNs> busyPerBin;
-    double utilization() const { return spanNs > 0 ? static_cast<double>(busyNs) / static_cast<double>(spanNs) : 0.0; }
 };
 
 /// One of the rank's longest device gaps.

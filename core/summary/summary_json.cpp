@@ -137,6 +137,8 @@ DeviceSummary readDevice(const json& j)
     d.spanNs = j.at("span_ns").get<TimeNs>();
     d.busyNs = j.at("busy_ns").get<TimeNs>();
     d.idleNs = j.at("idle_ns").get<TimeNs>();
+    // A summary file does not store the utilization: it is busy / span, as the analysis made it.
+    d.utilization = utilizationOf(d.busyNs, d.spanNs);
     d.gapCount = j.at("gap_count").get<std::size_t>();
     for (int c = 0; c < kGapCauseCount; ++c)
         d.idleByCause[c]

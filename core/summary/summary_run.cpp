@@ -81,14 +81,7 @@ RunSummary runSummaryFromRanks(const std::vector<RankSummary>& ranks, std::strin
             device.rankKey = r.rank ? *r.rank : -1 - static_cast<int>(i);
             device.deviceId = d.id;
             device.name = d.name;
-            WindowFigures& f = device.figures;
-            f.spanNs = d.spanNs;
-            f.busyNs = d.busyNs;
-            f.idleNs = d.idleNs;
-            f.utilization = d.utilization();
-            f.gapCount = d.gapCount;
-            f.idleByCause = d.idleByCause;
-            f.exposed = d.exposed;
+            device.figures = static_cast<const WindowFigures&>(d);
             s.devices.push_back(std::move(device));
             if (!d.name.empty())
                 models.insert(d.name);

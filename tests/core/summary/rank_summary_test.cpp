@@ -32,6 +32,7 @@ TEST(RankSummary, DlrmRankHoldsItsFiguresBinsAndCollectives)
     EXPECT_EQ(d.spanNs, 13009 * 1000);
     EXPECT_EQ(d.busyNs, 6590 * 1000);
     EXPECT_EQ(d.idleNs, 6419 * 1000);
+    EXPECT_DOUBLE_EQ(d.utilization, 6590.0 / 13009.0);
     // 256 bins of ceil(13009 µs / 256) = 50817 ns; their busy time adds up to the busy time.
     EXPECT_EQ(d.binWidthNs, 50817);
     EXPECT_EQ(d.busyPerBin.size(), 256u);
@@ -79,6 +80,8 @@ TEST(RankSummary, JsonFileGivesBackWhatWasWritten)
     const RankSummary& s = read.value()[0];
     EXPECT_EQ(s.rank, 0);
     EXPECT_EQ(s.devices[0].busyNs, 6590 * 1000);
+    // The file keeps no utilization: it comes back as busy / span.
+    EXPECT_DOUBLE_EQ(s.devices[0].utilization, 6590.0 / 13009.0);
     EXPECT_EQ(s.collectives.size(), 8u);
     EXPECT_EQ(s.collectives[7].kernel, summarized.value()[0].collectives[7].kernel);
     EXPECT_EQ(s.longestGaps[0].evidence, summarized.value()[0].longestGaps[0].evidence);

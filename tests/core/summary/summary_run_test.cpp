@@ -23,6 +23,7 @@ RankSummary rank(std::optional<int> number, const std::string& source, std::int6
     d.spanNs = 10'000;
     d.busyNs = 6'000;
     d.idleNs = 4'000;
+    d.utilization = 0.6;
     d.gapCount = 2;
     d.idleByCause[static_cast<int>(GapCause::Host)] = 4'000;
     r.devices.push_back(d);
