@@ -413,14 +413,14 @@ std::optional<EventRef> TimelineView::eventAt(const QPoint& pos) const
 
 QString TimelineView::counterOrSampleTooltip(const QPoint& pos) const
 {
-    if (!m_loaded.trace || pos.x() < kLabelWidth || pos.y() < lanesTop())
+    if (!m_loaded.trace || pos.x() < m_labelWidth || pos.y() < lanesTop())
         return {};
     const int contentY = pos.y() - lanesTop() + verticalScrollBar()->value();
     const auto r = m_layout.rowAt(contentY);
     if (!r)
         return {};
     const LayoutRow& row = m_layout.rows()[*r];
-    const double x = pos.x() - kLabelWidth;
+    const double x = pos.x() - m_labelWidth;
     if (row.kind == RowKind::CounterLane)
         return models::counterTooltip(*m_loaded.trace, row.counterTracks, axis().xToTime(x), axis().xToTime(x + 1));
     const auto strip = m_layout.sampleStripTop(row);
