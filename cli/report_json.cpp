@@ -9,6 +9,7 @@
 #include "core/experiment/metric_samples.h"
 #include "core/io/common/cut_short.h"
 #include "core/io/common/json_stream_writer.h"
+#include "core/io/common/quoted_json_strings.h"
 #include "core/model/labels.h"
 
 #include <nlohmann/json.hpp>
@@ -112,9 +113,9 @@ public:
         m_out.raw("{\"pid\": ");
         m_out.integer(p.pid);
         m_out.raw(", \"name\": ");
-        m_out.string(p.name);
+        m_out.raw(m_processTexts.quoted(2 * index.value, p.name));
         m_out.raw(", \"file\": ");
-        m_out.string(p.sourceFile);
+        m_out.raw(m_processTexts.quoted(2 * index.value + 1, p.sourceFile));
         m_out.raw("}, \"rank\": ");
         nullableInteger(p.rank.has_value(), p.rank.value_or(0));
     }
@@ -126,11 +127,11 @@ public:
         }
         const Event& e = m_trace.event(*ref);
         m_out.raw("{\"name\": ");
-        m_out.string(m_trace.name(e));
+        m_out.raw(m_names.quoted(e.name.value, m_trace.name(e)));
         m_out.raw(", \"kind\": ");
-        m_out.string(eventKindName(e.kind));
+        m_out.raw(m_kindNames.quoted(static_cast<std::uint32_t>(e.kind), eventKindName(e.kind)));
         m_out.raw(", \"lane\": ");
-        m_out.string(laneText(ref->lane));
+        m_out.raw(laneText(ref->lane));
         m_out.raw(", \"start_ns\": ");
         m_out.integer(e.start);
         m_out.raw(", \"end_ns\": ");
@@ -154,7 +155,7 @@ public:
         m_out.raw(", \"duration_ns\": ");
         m_out.integer(gap.duration());
         m_out.raw(", \"cause\": ");
-        m_out.string(gapCauseName(gap.cause));
+        m_out.raw(m_causeNames.quoted(static_cast<std::uint32_t>(gap.cause), gapCauseName(gap.cause)));
         m_out.raw(",\n     \"evidence\": {\"summary\": ");
         m_out.string(evidence.summary);
         m_out.raw(",\n       \"closing_op\": ");
@@ -258,20 +259,22 @@ public:
     }
 
 private:
-    /// laneLabel(), made once per lane: each gap names up to four events, most on the same few lanes.
-    const std::string& laneText(LaneIndex lane)
+    /// laneLabel() as JSON, made once per lane: each gap names up to four events, most on the same few lanes.
+    std::string_view laneText(LaneIndex lane)
     {
-        if (m_laneLabels.empty())
-            m_laneLabels.resize(m_trace.lanes().size());
-        std::optional<std::string>& label = m_laneLabels[lane.value];
-        if (!label)
-            label = laneLabel(m_trace, lane);
-        return *label;
+        if (m_laneTexts.contains(lane.value))
+            return m_laneTexts.quoted(lane.value, {});
+        return m_laneTexts.quoted(lane.value, laneLabel(m_trace, lane));
     }
 
     const Trace& m_trace;
     JsonStreamWriter& m_out;
-    std::vector<std::optional<std::string>> m_laneLabels;
+    // The names each gap repeats, quoted once (the same kernels, threads and processes in thousands of gaps).
+    QuotedJsonStrings m_names; // by StringId
+    QuotedJsonStrings m_kindNames; // by EventKind
+    QuotedJsonStrings m_causeNames; // by GapCause
+    QuotedJsonStrings m_laneTexts; // by lane
+    QuotedJsonStrings m_processTexts; // name and file of process p at 2p and 2p + 1
 };
 
 } // namespace

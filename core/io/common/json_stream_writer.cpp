@@ -88,6 +88,68 @@ std::size_t validUtf8Length(std::string_view text, std::size_t i)
     return length;
 }
 
+/// The length of the part of `text` from its start that JSON takes as it is: plain ASCII and valid UTF-8.
+std::size_t cleanPrefix(std::string_view text)
+{
+    std::size_t i = 0;
+    while (true) {
+        i += plainAsciiPrefix(text.substr(i));
+        if (i == text.size() || static_cast<unsigned char>(text[i]) < 0x80)
+            return i;
+        const std::size_t length = validUtf8Length(text, i);
+        if (length == 0)
+            return i;
+        i += length;
+    }
+}
+
+/// Hands `text` to `emit` in pieces of JSON string content: runs of bytes as they are, escapes (RFC 8259) for
+/// quotes, backslashes and control bytes, U+FFFD for each byte that does not start valid UTF-8.
+template <typename Emit> void writeEscaped(std::string_view text, Emit&& emit)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::size_t i = 0;
+    while (true) {
+        const std::size_t clean = cleanPrefix(text.substr(i));
+        if (clean > 0)
+            emit(text.substr(i, clean));
+        i += clean;
+        if (i == text.size())
+            return;
+        const auto c = static_cast<unsigned char>(text[i++]);
+        switch (c) {
+        case '"':
+            emit("\\\"");
+            break;
+        case '\\':
+            emit("\\\\");
+            break;
+        case '\n':
+            emit("\\n");
+            break;
+        case '\t':
+            emit("\\t");
+            break;
+        case '\r':
+            emit("\\r");
+            break;
+        case '\b':
+            emit("\\b");
+            break;
+        case '\f':
+            emit("\\f");
+            break;
+        default:
+            if (c >= 0x80) {
+                emit("\\ufffd"); // a byte that does not start valid UTF-8
+            } else {
+                const char escape[] = { '\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf] };
+                emit(std::string_view(escape, sizeof escape));
+            }
+        }
+    }
+}
+
 } // namespace
 
 JsonStreamWriter::JsonStreamWriter(std::ostream& out, std::size_t bufferSize)
@@ -107,7 +169,7 @@ void JsonStreamWriter::flush()
     m_used = 0;
 }
 
-void JsonStreamWriter::raw(std::string_view text)
+void JsonStreamWriter::rawInParts(std::string_view text)
 {
     while (!text.empty()) {
         if (m_used == m_buffer.size())
@@ -117,18 +179,6 @@ void JsonStreamWriter::raw(std::string_view text)
         m_used += chunk;
         text.remove_prefix(chunk);
     }
-}
-
-void JsonStreamWriter::integer(std::int64_t value)
-{
-    char* begin = reserve(24);
-    m_used += static_cast<std::size_t>(std::to_chars(begin, begin + 24, value).ptr - begin);
-}
-
-void JsonStreamWriter::unsignedInteger(std::uint64_t value)
-{
-    char* begin = reserve(24);
-    m_used += static_cast<std::size_t>(std::to_chars(begin, begin + 24, value).ptr - begin);
 }
 
 char* formatMicroseconds(char* out, TimeNs ns)
@@ -163,9 +213,10 @@ void JsonStreamWriter::microseconds(TimeNs ns)
 
 void JsonStreamWriter::string(std::string_view text)
 {
-    // Fast path: short plain-ASCII strings (almost every name) go in with one copy.
+    // Fast path: short strings with nothing to escape (almost every name, and summaries with their "µs") go in
+    // with one copy.
     if (text.size() + 2 <= m_buffer.size() / 2) {
-        if (plainAsciiPrefix(text) == text.size()) {
+        if (cleanPrefix(text) == text.size()) {
             char* out = reserve(text.size() + 2);
             *out++ = '"';
             std::memcpy(out, text.data(), text.size());
@@ -181,56 +232,14 @@ void JsonStreamWriter::string(std::string_view text)
 
 void JsonStreamWriter::escapedSlow(std::string_view text)
 {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::size_t runStart = 0;
-    std::size_t i = 0;
-    const auto flushRun = [&] { raw(text.substr(runStart, i - runStart)); };
-    while (i < text.size()) {
-        i += plainAsciiPrefix(text.substr(i));
-        if (i == text.size())
-            break;
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x80) {
-            if (const std::size_t length = validUtf8Length(text, i)) {
-                i += length;
-                continue;
-            }
-            flushRun();
-            raw("\\ufffd");
-            runStart = ++i;
-            continue;
-        }
-        flushRun();
-        switch (c) {
-        case '"':
-            raw("\\\"");
-            break;
-        case '\\':
-            raw("\\\\");
-            break;
-        case '\n':
-            raw("\\n");
-            break;
-        case '\t':
-            raw("\\t");
-            break;
-        case '\r':
-            raw("\\r");
-            break;
-        case '\b':
-            raw("\\b");
-            break;
-        case '\f':
-            raw("\\f");
-            break;
-        default: {
-            const char escape[] = { '\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf] };
-            raw(std::string_view(escape, sizeof escape));
-        }
-        }
-        runStart = ++i;
-    }
-    flushRun();
+    writeEscaped(text, [this](std::string_view piece) { raw(piece); });
+}
+
+void appendQuotedJson(std::string& out, std::string_view text)
+{
+    out += '"';
+    writeEscaped(text, [&out](std::string_view piece) { out += piece; });
+    out += '"';
 }
 
 ObjectBody objectBody(std::string_view text)

@@ -4,9 +4,11 @@
 #include "core/model/event.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,16 +25,34 @@ public:
     JsonStreamWriter(const JsonStreamWriter&) = delete;
     JsonStreamWriter& operator=(const JsonStreamWriter&) = delete;
 
+    // The pieces a report writes millions of times (keys, integers, quoted names) go in inline, with one test
+    // for room in the buffer.
     /// Text copied as is (already JSON).
-    void raw(std::string_view text);
+    void raw(std::string_view text)
+    {
+        if (text.size() <= m_buffer.size() - m_used) {
+            std::memcpy(m_buffer.data() + m_used, text.data(), text.size());
+            m_used += text.size();
+            return;
+        }
+        rawInParts(text);
+    }
     void raw(char c)
     {
         if (m_used == m_buffer.size())
             flush();
         m_buffer[m_used++] = c;
     }
-    void integer(std::int64_t value);
-    void unsignedInteger(std::uint64_t value);
+    void integer(std::int64_t value)
+    {
+        char* begin = reserve(kMaxIntegerChars);
+        m_used += static_cast<std::size_t>(std::to_chars(begin, begin + kMaxIntegerChars, value).ptr - begin);
+    }
+    void unsignedInteger(std::uint64_t value)
+    {
+        char* begin = reserve(kMaxIntegerChars);
+        m_used += static_cast<std::size_t>(std::to_chars(begin, begin + kMaxIntegerChars, value).ptr - begin);
+    }
     /// Nanoseconds as a decimal number of microseconds, exact: 1234567 → 1234.567, 1234500 → 1234.5,
     /// 1234000 → 1234, -1500 → -1.5.
     void microseconds(TimeNs ns);
@@ -49,11 +69,18 @@ private:
         return m_buffer.data() + m_used;
     }
     void escapedSlow(std::string_view text);
+    void rawInParts(std::string_view text);
+
+    /// The longest integer text: 18446744073709551615 (20 digits), -9223372036854775808 (19 and a sign).
+    static constexpr std::size_t kMaxIntegerChars = 24;
 
     std::ostream& m_out;
     std::vector<char> m_buffer;
     std::size_t m_used = 0;
 };
+
+/// Appends `text` to `out` as JsonStreamWriter::string writes it: quoted and escaped, byte for byte the same.
+void appendQuotedJson(std::string& out, std::string_view text);
 
 /// Writes `ns` as exact decimal microseconds into `out` (at least 25 bytes); returns the end.
 char* formatMicroseconds(char* out, TimeNs ns);
