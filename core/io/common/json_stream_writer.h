@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/io/common/decimal_text.h"
 #include "core/model/event.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <ostream>
@@ -46,12 +46,12 @@ public:
     void integer(std::int64_t value)
     {
         char* begin = reserve(kMaxIntegerChars);
-        m_used += static_cast<std::size_t>(std::to_chars(begin, begin + kMaxIntegerChars, value).ptr - begin);
+        m_used += static_cast<std::size_t>(writeDecimal(begin, value) - begin);
     }
     void unsignedInteger(std::uint64_t value)
     {
         char* begin = reserve(kMaxIntegerChars);
-        m_used += static_cast<std::size_t>(std::to_chars(begin, begin + kMaxIntegerChars, value).ptr - begin);
+        m_used += static_cast<std::size_t>(writeDecimal(begin, value) - begin);
     }
     /// Nanoseconds as a decimal number of microseconds, exact: 1234567 → 1234.567, 1234500 → 1234.5,
     /// 1234000 → 1234, -1500 → -1.5.
