@@ -33,11 +33,27 @@ ParseResult<PredictedChange> StepPredictor::predict(
 {
     if (m_windows.empty())
         return UsageError { "the trace has no steps and no GPU activity: no window to predict over" };
-    // Only the predicted length is wanted: no names or slack of the predicted path.
-    const auto outcomes = whatIfWindows(trace, m_windows, m_graphs, changes, PathOptions { 0, 0 }, threads);
-    if (!outcomes)
-        return outcomes.error();
-    return predictedChangeOf(changes, m_windows, *outcomes, m_warmupSteps, std::move(made));
+    // Only the predicted lengths are wanted: the schedule's sink, not the path, its names or the slack.
+    std::vector<WhatIfOutcome> outcomes(m_windows.size());
+    std::vector<std::optional<UsageError>> errors(m_windows.size());
+    parallelFor(m_windows.size(), threadsOrCores(threads), [&](std::size_t i) {
+        const auto predictLength = [&](const DependencyGraph& graph) -> std::optional<UsageError> {
+            const auto weights = whatIfWeights(trace, graph, changes);
+            if (!weights)
+                return weights.error();
+            const std::vector<TimeNs> t = scheduleNodes(graph, *weights);
+            outcomes[i].measuredNs = graph.window.length();
+            outcomes[i].predictedNs = t[graph.sink()] - t[graph.source()];
+            return std::nullopt;
+        };
+        errors[i]
+            = m_graphs.empty() ? predictLength(buildDependencyGraph(trace, m_windows[i])) : predictLength(m_graphs[i]);
+    });
+    for (const auto& error : errors) {
+        if (error)
+            return *error;
+    }
+    return predictedChangeOf(changes, m_windows, outcomes, m_warmupSteps, std::move(made));
 }
 
 } // namespace gapscope
