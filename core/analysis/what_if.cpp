@@ -118,18 +118,11 @@ ParseResult<WhatIfOutcome> whatIf(
 ParseResult<std::vector<WhatIfOutcome>> whatIfWindows(const Trace& trace, const std::vector<PathWindow>& windows,
     const WhatIfChanges& changes, const PathOptions& options, unsigned threads)
 {
-    return whatIfWindows(trace, windows, {}, changes, options, threads);
-}
-
-ParseResult<std::vector<WhatIfOutcome>> whatIfWindows(const Trace& trace, const std::vector<PathWindow>& windows,
-    const std::vector<DependencyGraph>& graphs, const WhatIfChanges& changes, const PathOptions& options,
-    unsigned threads)
-{
     std::vector<WhatIfOutcome> outcomes(windows.size());
     std::vector<std::optional<UsageError>> errors(windows.size());
     parallelFor(windows.size(), threadsOrCores(threads), [&](std::size_t i) {
-        auto outcome = graphs.empty() ? whatIf(buildDependencyGraph(trace, windows[i]), changes, trace, options)
-                                      : whatIf(graphs[i], changes, trace, options);
+        const DependencyGraph graph = buildDependencyGraph(trace, windows[i]);
+        auto outcome = whatIf(graph, changes, trace, options);
         if (outcome)
             outcomes[i] = std::move(*outcome);
         else

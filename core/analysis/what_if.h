@@ -49,9 +49,5 @@ ParseResult<WhatIfOutcome> whatIf(
 /// whatIf() of each window's graph, on up to `threads` threads (0: every core); the first error, if any.
 ParseResult<std::vector<WhatIfOutcome>> whatIfWindows(const Trace& trace, const std::vector<PathWindow>& windows,
     const WhatIfChanges& changes, const PathOptions& options = {}, unsigned threads = 0);
-/// The same over graphs already built (graphs[i] of windows[i]); an empty `graphs` builds each window's.
-ParseResult<std::vector<WhatIfOutcome>> whatIfWindows(const Trace& trace, const std::vector<PathWindow>& windows,
-    const std::vector<DependencyGraph>& graphs, const WhatIfChanges& changes, const PathOptions& options,
-    unsigned threads);
 
 } // namespace gapscope
