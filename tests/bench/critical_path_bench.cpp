@@ -141,6 +141,7 @@ BENCHMARK(BM_WhatIfOfOneStep)->Unit(benchmark::kMillisecond);
 
 // What the viewer recomputes when the dock's "N % less" changes or another op is right-clicked: the prediction
 // over the counted steps from the graphs it built on the first what-if, on the one thread it uses.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
 void BM_ViewerWhatIfOfOneStep(benchmark::State& state)
 {
     const Trace& trace = oneStep();
@@ -157,6 +158,7 @@ void BM_ViewerWhatIfOfOneStep(benchmark::State& state)
 BENCHMARK(BM_ViewerWhatIfOfOneStep)->Unit(benchmark::kMillisecond);
 
 // The viewer's first what-if of a trace: the step windows and their graphs built, then the prediction.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
 void BM_ViewerFirstWhatIfOfOneStep(benchmark::State& state)
 {
     const Trace& trace = oneStep();

@@ -367,6 +367,7 @@ Trace stepsOf(int count)
 std::vector<std::string> namesOf(const std::vector<PathWindow>& windows)
 {
     std::vector<std::string> names;
+    names.reserve(windows.size());
     for (const PathWindow& w : windows)
         names.push_back(w.name);
     return names;
