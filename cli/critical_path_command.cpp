@@ -12,9 +12,12 @@ namespace gapscope::cli {
 
 namespace {
 
-void writePathText(const Trace& trace, const DependencyGraph& graph, const CriticalPath& path, std::ostream& out)
+void writePathText(const Trace& trace, const DependencyGraph& graph, const CriticalPath& path,
+    const PathCommandInput& input, std::ostream& out)
 {
     out << "Critical path of " << windowLine(trace, path.window) << "\n";
+    if (path.window.kind == WindowKind::Steps && !input.options.step)
+        out << "  the median counted step (warm-up " << input.warmupSteps << " excluded)\n";
     const auto count = [&](DependencyGraph::EdgeKind kind) {
         return std::to_string(graph.edgeCounts[static_cast<std::size_t>(kind)]);
     };
@@ -56,7 +59,7 @@ int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std
     const CriticalPath path
         = criticalPathOf(graph, weights, scheduleNodes(graph, weights), { options.top, options.top });
     if (!options.json) {
-        writePathText(trace, graph, path, out);
+        writePathText(trace, graph, path, *input, out);
         return 0;
     }
     nlohmann::json slack = nlohmann::json::array();
@@ -78,7 +81,7 @@ int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std
                 { "host_wait", count(DependencyGraph::EdgeKind::HostWait) },
                 { "wake", count(DependencyGraph::EdgeKind::Wake) },
                 { "unresolved_event_waits", graph.eventWaitsUnresolved } } },
-        { "segments", segments } };
+        { "segments", segments }, { "warmup_steps", input->warmupSteps } };
     out << doc.dump(2) << "\n";
     return 0;
 }

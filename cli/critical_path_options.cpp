@@ -15,7 +15,9 @@ ArgumentSpec criticalPathArguments(CriticalPathOptions& options, std::vector<std
                : "the critical path of a step: its time by category and name, and the slack off it");
     spec.flag("--json", "the result as JSON instead of text", [&] { options.json = true; });
     spec.count("--top N", "rows of the by-name list (default 20)", [&](std::size_t n) { options.top = n; });
-    spec.count("--warmup N", "the first N steps of each process are warm-up: not counted",
+    spec.count("--warmup N",
+        "the first N steps of each process are warm-up: not counted (default 1, as diff --note measures; none for a "
+        "trace of one step)",
         [&](std::size_t n) { options.warmupSteps = static_cast<int>(n); });
     spec.value("--step-pattern REGEX",
         "NVTX and user-annotation ranges whose name matches this ECMAScript regex are steps too (besides "

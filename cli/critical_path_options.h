@@ -20,7 +20,8 @@ struct CriticalPathOptions {
     std::optional<std::string> step;
     /// --window T0:T1 instead of steps.
     std::optional<std::pair<TimeNs, TimeNs>> window;
-    int warmupSteps = 0;
+    /// --warmup N; without it, kDefaultPathWarmupSteps (countedStepWindows()).
+    std::optional<int> warmupSteps;
     std::string stepPattern;
     bool json = false;
     std::size_t top = 20;

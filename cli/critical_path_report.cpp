@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 
 #include "cli/text_columns.h"
+#include "core/analysis/critical_path_outline.h"
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
 
@@ -31,18 +32,20 @@ std::string_view windowKind(const PathWindow& w)
     return w.kind == WindowKind::Steps ? "step" : windowKindName(w.kind);
 }
 
-/// The windows the options name: --window, --step N, or the steps (all, or the median one); a trace without
-/// steps gives its GPU window.
-ParseResult<std::vector<PathWindow>> selectWindows(const Trace& trace, const CriticalPathOptions& options, bool all)
+ParseResult<SelectedWindows> selectWindows(const Trace& trace, const CriticalPathOptions& options, bool all)
 {
-    const ProcessIndex process = defaultPathProcess(trace);
-    if (options.window)
-        return std::vector<PathWindow> { explicitPathWindow(process, options.window->first, options.window->second) };
-    std::vector<PathWindow> steps = stepPathWindows(trace, options.stepPattern, options.warmupSteps);
+    if (options.window) {
+        return SelectedWindows {
+            { explicitPathWindow(defaultPathProcess(trace), options.window->first, options.window->second) }, 0
+        };
+    }
     if (options.step) {
+        // A step named on the command line is the one wanted, warm-up or not (unless --warmup says otherwise).
+        const std::vector<PathWindow> steps
+            = stepPathWindows(trace, options.stepPattern, options.warmupSteps.value_or(0));
         for (const PathWindow& w : steps) {
             if (w.name == *options.step || w.name.ends_with("#" + *options.step))
-                return std::vector<PathWindow> { w };
+                return SelectedWindows { { w }, options.warmupSteps.value_or(0) };
         }
         std::string names;
         for (const PathWindow& w : steps)
@@ -50,26 +53,18 @@ ParseResult<std::vector<PathWindow>> selectWindows(const Trace& trace, const Cri
         return UsageError { "no counted step named '" + *options.step
             + "' (the steps: " + (names.empty() ? "none" : names) + ")" };
     }
-    if (steps.empty()) {
-        const Window gpu = computeWindow(trace, process, WindowSpec {}, ActivitySet::All, {});
-        if (gpu.ranges.empty())
+    CountedStepWindows counted = countedStepWindows(trace, options.stepPattern, options.warmupSteps);
+    if (counted.windows.empty()) {
+        const auto gpu = gpuPathWindow(trace);
+        if (!gpu)
             return UsageError { "the trace has no steps and no GPU activity: give --window T0:T1" };
-        PathWindow w = explicitPathWindow(process, gpu.start(), gpu.end());
-        w.kind = WindowKind::Gpu;
-        return std::vector<PathWindow> { w };
+        return SelectedWindows { { *gpu }, 0 };
     }
     if (all)
-        return steps;
-    std::vector<TimeNs> lengths;
-    lengths.reserve(steps.size());
-    for (const PathWindow& w : steps)
-        lengths.push_back(w.length());
-    const TimeNs median = nearestRankMedian(lengths);
-    for (const PathWindow& w : steps) {
-        if (w.length() == median)
-            return std::vector<PathWindow> { w };
-    }
-    return std::vector<PathWindow> { steps.front() };
+        return SelectedWindows { std::move(counted.windows), counted.warmupSteps };
+    // The median step as the viewer takes it first.
+    return SelectedWindows { { *medianStepOrGpuWindow(trace, options.stepPattern, options.warmupSteps) },
+        counted.warmupSteps };
 }
 
 nlohmann::json windowJson(const Trace& trace, const PathWindow& w)
@@ -140,7 +135,8 @@ std::optional<PathCommandInput> preparePathCommand(
         exitCode = 2;
         return std::nullopt;
     }
-    return PathCommandInput { std::move(*options), std::move(loaded.value()), std::move(*windows) };
+    return PathCommandInput { std::move(*options), std::move(loaded.value()), std::move(windows->windows),
+        windows->warmupSteps };
 }
 
 } // namespace gapscope::cli

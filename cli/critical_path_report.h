@@ -23,9 +23,15 @@ TimeNs nearestRankMedian(std::vector<TimeNs> values);
 std::string percent(TimeNs part, TimeNs whole);
 /// "step" for a step window, else the window kind's name ("explicit", "gpu").
 std::string_view windowKind(const PathWindow& w);
-/// The windows the options name: --window, --step N, or the steps (every one when `all`, else the median one); a
-/// trace without steps gives its GPU window.
-ParseResult<std::vector<PathWindow>> selectWindows(const Trace& trace, const CriticalPathOptions& options, bool all);
+/// The windows the options name and the warm-up their steps were counted with (0 for any other window).
+struct SelectedWindows {
+    std::vector<PathWindow> windows;
+    int warmupSteps = 0;
+};
+/// The windows the options name: --window, --step N (any step, warm-up or not, unless --warmup), or the counted
+/// steps (every one when `all`, else the median one; warm-up as countedStepWindows()); a trace without steps gives
+/// its GPU window.
+ParseResult<SelectedWindows> selectWindows(const Trace& trace, const CriticalPathOptions& options, bool all);
 /// {kind, start_ns, end_ns, pid, name}.
 nlohmann::json windowJson(const Trace& trace, const PathWindow& w);
 /// {cpu, launch, compute, communication, memcpy, sync, unexplained} in ns.
@@ -41,6 +47,7 @@ struct PathCommandInput {
     CriticalPathOptions options;
     Trace trace;
     std::vector<PathWindow> windows;
+    int warmupSteps = 0; // the steps' warm-up left out (SelectedWindows)
 };
 /// Parses `args` for `command` ("critical-path" or "whatif"), loads the trace and selects the windows (every step
 /// when `allSteps`). On a problem it says so on `err` (with the usage for a bad command line), sets `exitCode` (2:

@@ -87,7 +87,7 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
     std::string savedTo;
     if (options.note
         && !recordPrediction(options.trace, *options.note,
-            predictedChangeOf(options.changes, windows, *outcomes, options.warmupSteps,
+            predictedChangeOf(options.changes, windows, *outcomes, input->warmupSteps,
                 formatIsoUtc(std::chrono::system_clock::now())),
             savedTo, err))
         return 1;
@@ -105,7 +105,8 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
         }
         nlohmann::json doc { { "steps", steps }, { "measured_p50_ns", measuredP50 },
             { "predicted_p50_ns", predictedP50 }, { "change_p50_ns", predictedP50 - measuredP50 },
-            { "by_category_ns", categoriesJson(byCategory) }, { "scale", rules } };
+            { "by_category_ns", categoriesJson(byCategory) }, { "scale", rules },
+            { "warmup_steps", input->warmupSteps } };
         if (options.note)
             doc["note"] = { { "id", *options.note }, { "saved_to", savedTo } };
         out << doc.dump(2) << "\n";
@@ -120,7 +121,11 @@ int runWhatIf(const std::vector<std::string>& args, std::ostream& out, std::ostr
         out << ", host wait " << n << " were gone";
     if (options.changes.launchDelayCapNs)
         out << ", launch delays were at most " << formatDuration(*options.changes.launchDelayCapNs);
-    out << ":\n\n  " << pad("window", 24) << pad("measured", 12) << pad("predicted", 12) << "change\n";
+    out << ":\n";
+    if (!windows.empty() && windows.front().kind == WindowKind::Steps)
+        out << "over " << windows.size() << " step" << (windows.size() == 1 ? "" : "s") << " (warm-up "
+            << input->warmupSteps << " excluded, as diff --note measures)\n";
+    out << "\n  " << pad("window", 24) << pad("measured", 12) << pad("predicted", 12) << "change\n";
     for (const Row& r : rows) {
         out << "  " << pad(r.window->name.empty() ? std::string(windowKind(*r.window)) : r.window->name, 24)
             << pad(formatDuration(r.measured), 12) << pad(formatDuration(r.predicted), 12)

@@ -12,12 +12,16 @@
 #include "core/analysis/gap_evidence.h"
 #include "core/analysis/what_if.h"
 #include "core/annotations/predicted_change.h"
+#include "core/annotations/step_predictor.h"
 #include "core/model/time_format.h"
 
 #include <QDockWidget>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -109,6 +113,7 @@ CriticalPathSession::CriticalPathSession(
     , m_summary(new QTextBrowser)
     , m_whatIf(new QLabel)
     , m_record(new QPushButton(tr("Write Prediction into Note")))
+    , m_percent(new QSpinBox)
     , m_overlay(new CriticalPathOverlay(view))
 {
     m_dock->setObjectName(QStringLiteral("criticalPathDock"));
@@ -118,12 +123,19 @@ CriticalPathSession::CriticalPathSession(
     m_summary->setText(tr("Not computed yet."));
     m_whatIf->setWordWrap(true);
     m_whatIf->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_whatIf->setText(tr("Right-click a kernel or an op: What if this took 50 % less?"));
-    m_record->setToolTip(tr("Record the prediction in the selected note: gapscope diff --note and Measure "
-                            "against\u2026 check it against the run with the change"));
+    m_whatIf->setText(tr("Right-click a kernel, an op or a gap: What if this took less?"));
+    m_percent->setRange(0, 100);
+    m_percent->setValue(50);
+    m_percent->setSuffix(tr(" % less"));
+    m_percent->setEnabled(false);
+    m_percent->setToolTip(tr("How much less time the op of the last what-if takes (100: removed)"));
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_percent);
+    controls->addWidget(m_record);
+    controls->addStretch(1);
     layout->addWidget(m_summary, 1);
     layout->addWidget(m_whatIf);
-    layout->addWidget(m_record, 0, Qt::AlignLeft);
+    layout->addLayout(controls);
     m_dock->setWidget(content);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
     QDockWidget* gaps = window->analysisDocks()->gapsDockWidget();
@@ -144,6 +156,10 @@ CriticalPathSession::CriticalPathSession(
     connect(m_annotations->controller(), &AnnotationController::selectionChanged, this,
         &CriticalPathSession::updateRecordButton);
     connect(m_record, &QPushButton::clicked, this, &CriticalPathSession::recordPrediction);
+    connect(m_percent, &QSpinBox::valueChanged, this, [this] {
+        if (m_targetName)
+            predictTarget();
+    });
 }
 
 void CriticalPathSession::onTraceShown()
@@ -153,6 +169,9 @@ void CriticalPathSession::onTraceShown()
     m_trace = m_window->trace();
     m_computed = false;
     m_prediction.reset();
+    m_targetName.reset();
+    m_predictor.reset();
+    m_percent->setEnabled(false);
     m_overlay->setOutline(nullptr);
     m_summary->setText(tr("Not computed yet."));
     updateRecordButton();
@@ -170,7 +189,7 @@ void CriticalPathSession::compute()
     m_pathJob.run(
         this,
         [trace = m_trace](const std::stop_token&) -> Outcome {
-            const auto window = medianStepOrGpuWindow(*trace, "", 0);
+            const auto window = medianStepOrGpuWindow(*trace, "", std::nullopt);
             if (!window)
                 return tr("The trace has no steps and no GPU activity: no window to take the path of.");
             return std::make_shared<const PathOutline>(criticalPathOutline(*trace, *window));
@@ -200,18 +219,25 @@ void CriticalPathSession::addMenuEntries(QMenu* menu, const QPoint& pos)
     using timeline::TimelinePainter;
     const auto event = timeline::hitTest(*scene.trace, *scene.index, *scene.layout, scene.axis,
         TimelinePainter::screenXToAxis(scene, pos.x()), TimelinePainter::screenYToContent(scene, pos.y()));
+    // The shares offered at a click; the dock's box takes any other.
+    const auto addShares = [this](QMenu* shares, const auto& ask) {
+        for (const int percent : { 25, 50, 75 })
+            shares->addAction(tr("%1 % less").arg(percent), this, [ask, percent] { ask(percent); });
+        shares->addAction(tr("Removed (no time at all)"), this, [ask] { ask(100); });
+    };
     if (event) {
         menu->addSeparator();
         const EventRef ref = *event;
-        menu->addAction(tr("What if this took 50 % less?"), this, [this, ref] { whatIfShorter(ref, 50); });
+        addShares(
+            menu->addMenu(tr("What if this took less?")), [this, ref](int percent) { whatIfShorter(ref, percent); });
         return;
     }
     if (const auto gap = m_view->gapAtPoint(pos); gap && gapCause(*gap)) {
         menu->addSeparator();
         const std::size_t index = *gap;
         const QString name = qs(m_trace->strings().view(m_trace->event(*gapCause(index)).name));
-        menu->addAction(tr("What if this gap's cause (%1) took 50 % less?").arg(name.left(60)), this,
-            [this, index] { whatIfGap(index, 50); });
+        addShares(menu->addMenu(tr("What if this gap's cause (%1) took less?").arg(name.left(60))),
+            [this, index](int percent) { whatIfGap(index, percent); });
     }
 }
 
@@ -237,32 +263,43 @@ void CriticalPathSession::whatIfShorter(EventRef event, int percentLess)
 {
     if (!m_trace)
         return;
+    m_targetName = std::string(m_trace->strings().view(m_trace->event(event).name));
+    {
+        const QSignalBlocker quiet(m_percent);
+        m_percent->setValue(percentLess);
+    }
+    m_percent->setEnabled(true);
+    predictTarget();
+}
+
+void CriticalPathSession::predictTarget()
+{
     WhatIfChanges changes;
-    const std::string_view name = m_trace->strings().view(m_trace->event(event).name);
-    changes.scales.push_back({ exactPattern(name), 1.0 - percentLess / 100.0 });
+    changes.scales.push_back({ exactPattern(*m_targetName), 1.0 - m_percent->value() / 100.0 });
     m_whatIf->setText(tr("Predicting\u2026"));
-    using Outcome = std::variant<PredictedChange, QString>;
+    struct Predicted {
+        PredictedChange prediction;
+        std::shared_ptr<const StepPredictor> predictor;
+    };
+    using Outcome = std::variant<Predicted, QString>;
     m_whatIfJob.run(
         this,
-        [trace = m_trace, changes](const std::stop_token&) -> Outcome {
-            std::vector<PathWindow> windows = stepPathWindows(*trace, "", 0);
-            if (windows.empty()) {
-                const auto gpu = medianStepOrGpuWindow(*trace, "", 0);
-                if (!gpu)
-                    return tr("No window to predict over.");
-                windows.push_back(*gpu);
-            }
-            const auto outcomes = whatIfWindows(*trace, windows, changes, {}, 1);
-            if (!outcomes)
-                return QString::fromStdString(outcomes.error().message);
-            return predictedChangeOf(changes, windows, *outcomes, 0, formatIsoUtc(std::chrono::system_clock::now()));
+        [trace = m_trace, predictor = m_predictor, changes](const std::stop_token&) -> Outcome {
+            // One thread: the GUI thread and the paint of the timeline keep the others.
+            auto graphs = predictor ? predictor : std::make_shared<const StepPredictor>(*trace, 1);
+            auto prediction = graphs->predict(*trace, changes, formatIsoUtc(std::chrono::system_clock::now()), 1);
+            if (!prediction)
+                return QString::fromStdString(prediction.error().message);
+            return Predicted { std::move(*prediction), std::move(graphs) };
         },
         [this](const Outcome& outcome) {
             if (const auto* problem = std::get_if<QString>(&outcome)) {
                 m_whatIf->setText(tr("Could not predict: %1").arg(*problem));
                 return;
             }
-            m_prediction = std::get<PredictedChange>(outcome);
+            const Predicted& predicted = std::get<Predicted>(outcome);
+            m_predictor = predicted.predictor;
+            m_prediction = predicted.prediction;
             m_whatIf->setText(tr("<b>Predicted:</b> %1")
                                   .arg(QString::fromStdString(describePrediction(*m_prediction)).toHtmlEscaped()));
             updateRecordButton();

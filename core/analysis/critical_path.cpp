@@ -53,6 +53,16 @@ std::vector<PathWindow> stepPathWindows(const Trace& trace, const std::string& s
     return windows;
 }
 
+CountedStepWindows countedStepWindows(
+    const Trace& trace, const std::string& stepPattern, std::optional<int> warmupSteps)
+{
+    CountedStepWindows counted { stepPathWindows(trace, stepPattern, warmupSteps.value_or(kDefaultPathWarmupSteps)),
+        warmupSteps.value_or(kDefaultPathWarmupSteps) };
+    if (counted.windows.empty() && !warmupSteps && counted.warmupSteps > 0)
+        counted = { stepPathWindows(trace, stepPattern, 0), 0 };
+    return counted;
+}
+
 PathWindow explicitPathWindow(ProcessIndex process, TimeNs start, TimeNs end)
 {
     PathWindow w;

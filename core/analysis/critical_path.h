@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,19 @@ struct PathWindow {
 
 /// One window per counted step of every process (warm-up steps left out), in process then time order.
 std::vector<PathWindow> stepPathWindows(const Trace& trace, const std::string& stepPattern, int warmupSteps);
+
+/// The warm-up a path or a what-if leaves out when not told: as many steps as the measured verdict leaves out at the
+/// least (noteComparisonOptions), so that a predicted step p50 and the measured one are over the same steps.
+inline constexpr int kDefaultPathWarmupSteps = 1;
+/// The counted steps and the warm-up they were counted with.
+struct CountedStepWindows {
+    std::vector<PathWindow> windows;
+    int warmupSteps = 0;
+};
+/// stepPathWindows() with `warmupSteps`, or without it kDefaultPathWarmupSteps; a default that would leave no step
+/// of a trace that has steps (a trace of one step) leaves none out instead.
+CountedStepWindows countedStepWindows(
+    const Trace& trace, const std::string& stepPattern, std::optional<int> warmupSteps);
 /// An explicit window of a process: [start, end) clipped to nothing (end <= start gives an empty window).
 PathWindow explicitPathWindow(ProcessIndex process, TimeNs start, TimeNs end);
 /// The process an explicit window is over when none is named: the first with GPU activity, else process 0.

@@ -26,18 +26,23 @@ PathOutline criticalPathOutline(const Trace& trace, const PathWindow& window, co
     return outline;
 }
 
-std::optional<PathWindow> medianStepOrGpuWindow(const Trace& trace, const std::string& stepPattern, int warmupSteps)
+std::optional<PathWindow> gpuPathWindow(const Trace& trace)
 {
-    const std::vector<PathWindow> steps = stepPathWindows(trace, stepPattern, warmupSteps);
-    if (steps.empty()) {
-        const ProcessIndex process = defaultPathProcess(trace);
-        const Window gpu = computeWindow(trace, process, WindowSpec {}, ActivitySet::All, {});
-        if (gpu.ranges.empty())
-            return std::nullopt;
-        PathWindow w = explicitPathWindow(process, gpu.start(), gpu.end());
-        w.kind = WindowKind::Gpu;
-        return w;
-    }
+    const ProcessIndex process = defaultPathProcess(trace);
+    const Window gpu = computeWindow(trace, process, WindowSpec {}, ActivitySet::All, {});
+    if (gpu.ranges.empty())
+        return std::nullopt;
+    PathWindow w = explicitPathWindow(process, gpu.start(), gpu.end());
+    w.kind = WindowKind::Gpu;
+    return w;
+}
+
+std::optional<PathWindow> medianStepOrGpuWindow(
+    const Trace& trace, const std::string& stepPattern, std::optional<int> warmupSteps)
+{
+    const std::vector<PathWindow> steps = countedStepWindows(trace, stepPattern, warmupSteps).windows;
+    if (steps.empty())
+        return gpuPathWindow(trace);
     std::vector<TimeNs> lengths;
     lengths.reserve(steps.size());
     for (const PathWindow& w : steps)

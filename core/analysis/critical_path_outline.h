@@ -38,9 +38,12 @@ struct PathOutline {
 /// The measured critical path of `window` and its outline.
 PathOutline criticalPathOutline(const Trace& trace, const PathWindow& window, const PathOptions& options = {});
 
+/// The GPU window of defaultPathProcess(), the window of a trace without steps; nullopt without GPU activity.
+std::optional<PathWindow> gpuPathWindow(const Trace& trace);
+
 /// The window a viewer shows the path of first, as `gapscope critical-path` without options: the median counted
-/// step (nearest rank, warm-up `warmupSteps` left out), else the GPU window of defaultPathProcess(); nullopt when
-/// the trace has neither.
-std::optional<PathWindow> medianStepOrGpuWindow(const Trace& trace, const std::string& stepPattern, int warmupSteps);
+/// step (nearest rank, warm-up as countedStepWindows() leaves out), else gpuPathWindow().
+std::optional<PathWindow> medianStepOrGpuWindow(
+    const Trace& trace, const std::string& stepPattern, std::optional<int> warmupSteps);
 
 } // namespace gapscope

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Critical path and what-if speed (docs/performance.md: one 100 k-event step ≤ 50 ms to graph and path, a what-if
-// re-schedule of it ≤ 20 ms, every step of 10 M events ≤ 2 s on 2 cores; ≤ 64 B per graph node). The trace is
+// re-schedule of it ≤ 20 ms, the viewer's what-if of it ≤ 50 ms, every step of 10 M events ≤ 2 s on 2 cores; ≤ 64 B
+// per graph node). The trace is
 // generated in memory, shaped like a training step: the main thread loads a batch in a __next__ range, then each
 // GPU op is a cpu_op holding its cudaLaunchKernel; kernels alternate over two compute streams, every 50th op is
 // an NCCL kernel on a third stream that waits on an event (a Kineto cuda_sync record with its args), and the step
 // ends in cudaStreamSynchronize. Three model events per GPU op.
 #include "core/analysis/critical_path.h"
 #include "core/analysis/what_if.h"
+#include "core/annotations/step_predictor.h"
 #include "core/model/trace_builder.h"
 
 #include <benchmark/benchmark.h>
@@ -136,6 +138,39 @@ void BM_WhatIfOfOneStep(benchmark::State& state)
     }
 }
 BENCHMARK(BM_WhatIfOfOneStep)->Unit(benchmark::kMillisecond);
+
+// What the viewer recomputes when the dock's "N % less" changes or another op is right-clicked: the prediction
+// over the counted steps from the graphs it built on the first what-if, on the one thread it uses.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
+void BM_ViewerWhatIfOfOneStep(benchmark::State& state)
+{
+    const Trace& trace = oneStep();
+    const StepPredictor predictor(trace, 1);
+    WhatIfChanges changes;
+    changes.scales = { { "^implicit_convolve_sgemm$", 0.5 } };
+    for (auto _ : state) {
+        const auto prediction = predictor.predict(trace, changes, "", 1);
+        benchmark::DoNotOptimize(prediction->predictedP50Ns);
+    }
+    state.counters["steps"] = static_cast<double>(predictor.windows().size());
+    state.counters["graphs_kept"] = predictor.keepsGraphs() ? 1.0 : 0.0;
+}
+BENCHMARK(BM_ViewerWhatIfOfOneStep)->Unit(benchmark::kMillisecond);
+
+// The viewer's first what-if of a trace: the step windows and their graphs built, then the prediction.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark names benchmarks BM_
+void BM_ViewerFirstWhatIfOfOneStep(benchmark::State& state)
+{
+    const Trace& trace = oneStep();
+    WhatIfChanges changes;
+    changes.scales = { { "^implicit_convolve_sgemm$", 0.5 } };
+    for (auto _ : state) {
+        const StepPredictor predictor(trace, 1);
+        const auto prediction = predictor.predict(trace, changes, "", 1);
+        benchmark::DoNotOptimize(prediction->predictedP50Ns);
+    }
+}
+BENCHMARK(BM_ViewerFirstWhatIfOfOneStep)->Unit(benchmark::kMillisecond);
 
 void BM_CriticalPathEveryStep10M(benchmark::State& state)
 {

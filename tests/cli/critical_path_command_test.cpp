@@ -49,13 +49,22 @@ TEST(CriticalPathCommand, JsonOfAStepHasTheWindowTheCategoriesAndTheSlack)
     EXPECT_EQ(at, doc["window"]["end_ns"].get<TimeNs>());
 }
 
-TEST(CriticalPathCommand, WithoutAStepTheTextIsOfTheMedianStep)
+TEST(CriticalPathCommand, WithoutAStepTheTextIsOfTheMedianCountedStep)
 {
-    // Nearest-rank median of the six steps (165.983 ... 187.948 ms): ProfilerStep#6, 175.153 ms.
+    // Nearest-rank median of steps 6-10 (165.983 ... 182.2 ms; #5, 187.948 ms, is warm-up): ProfilerStep#6,
+    // 175.153 ms.
     const auto r = test::run(runCriticalPath, { kResnet });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("Critical path of ProfilerStep#6 of process"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("the median counted step (warm-up 1 excluded)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Slack of the longest ops off the path"), std::string::npos);
+    // The warm-up step itself when named.
+    const auto warmup = test::run(runCriticalPath, { "--json", "--step", "5", kResnet });
+    ASSERT_EQ(warmup.exitCode, 0) << warmup.err;
+    const auto doc = nlohmann::json::parse(warmup.out);
+    EXPECT_EQ(doc["window"]["name"], "ProfilerStep#5");
+    EXPECT_EQ(doc["length_ns"].get<TimeNs>(), 187'948'000);
+    EXPECT_EQ(doc["warmup_steps"].get<int>(), 0);
 }
 
 TEST(CriticalPathCommand, AnUnknownStepListsTheSteps)
@@ -70,10 +79,12 @@ TEST(WhatIfCommand, WithoutTheDataLoaderEveryStepIsShorter)
     const auto r = test::run(runWhatIf, { "--json", "--scale", "__next__=0", kResnet });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
-    ASSERT_EQ(doc["steps"].size(), 6u);
+    // Steps 6-10: ProfilerStep#5 is warm-up, as diff --note leaves it out of the measurement.
+    EXPECT_EQ(doc["warmup_steps"].get<int>(), 1);
+    ASSERT_EQ(doc["steps"].size(), 5u);
     // Measured: the TensorBoard plugin's step times; p50 175.153 ms (nearest rank).
-    EXPECT_EQ(doc["steps"][0]["name"], "ProfilerStep#5");
-    EXPECT_EQ(doc["steps"][0]["measured_ns"].get<TimeNs>(), 187'948'000);
+    EXPECT_EQ(doc["steps"][0]["name"], "ProfilerStep#6");
+    EXPECT_EQ(doc["steps"][0]["measured_ns"].get<TimeNs>(), 175'153'000);
     EXPECT_EQ(doc["measured_p50_ns"].get<TimeNs>(), 175'153'000);
     TimeNs predictedTotal = 0;
     for (const auto& s : doc["steps"]) {
@@ -82,8 +93,16 @@ TEST(WhatIfCommand, WithoutTheDataLoaderEveryStepIsShorter)
     }
     EXPECT_EQ(categorySum(doc["by_category_ns"]), predictedTotal);
     EXPECT_LT(doc["predicted_p50_ns"].get<TimeNs>(), doc["measured_p50_ns"].get<TimeNs>());
-    // Each step's own __next__, and in steps 5-9 the start of the next one, which begins before their GPU work ends.
-    EXPECT_EQ(doc["scale"][0]["matched_ops"].get<std::size_t>(), 11u);
+    // Each step's own __next__, and in steps 6-9 the start of the next one, which begins before their GPU work ends.
+    EXPECT_EQ(doc["scale"][0]["matched_ops"].get<std::size_t>(), 9u);
+
+    const auto text = test::run(runWhatIf, { "--scale", "__next__=0", kResnet });
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("over 5 steps (warm-up 1 excluded, as diff --note measures)"), std::string::npos)
+        << text.out;
+    const auto all = test::run(runWhatIf, { "--json", "--warmup", "0", "--scale", "__next__=0", kResnet });
+    ASSERT_EQ(all.exitCode, 0) << all.err;
+    EXPECT_EQ(nlohmann::json::parse(all.out)["steps"].size(), 6u);
 }
 
 TEST(WhatIfCommand, NothingToChangeIsAUsageError)

@@ -59,7 +59,8 @@ TEST(WhatIfNote, ThePredictionWrittenBeforeIsCheckedByTheMeasurementAfter)
     ASSERT_NE(note, nullptr);
     ASSERT_TRUE(note->prediction);
     EXPECT_EQ(note->prediction->scales, (std::vector<PredictedScale> { { "__next__", 0.0 } }));
-    EXPECT_EQ(note->prediction->windowCount, 6); // ProfilerStep#5-#10, no warm-up left out
+    EXPECT_EQ(note->prediction->windowCount, 5); // ProfilerStep#6-#10: #5 is warm-up, as diff --note measures
+    EXPECT_EQ(note->prediction->warmupSteps, 1);
     EXPECT_EQ(note->prediction->measuredP50Ns, 175'153'000);
     EXPECT_EQ(note->prediction->predictedP50Ns / 100'000, 1187); // 118.7 ms, as `whatif` prints
     EXPECT_EQ(note->title, "The data loader holds the main thread");

@@ -55,20 +55,27 @@ TEST(AnnotationsTimelineTest, RightClickOnAGapBandExplainsIt)
 
     // The menu a right click opens: run it, read its entries, choose "Explain This Gap…".
     QStringList entries;
-    QTimer::singleShot(0, &window, [&entries] {
+    QStringList shares;
+    QTimer::singleShot(0, &window, [&entries, &shares] {
         auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
         ASSERT_NE(menu, nullptr);
-        for (QAction* action : menu->actions())
+        for (QAction* action : menu->actions()) {
             entries << action->text();
+            for (const QAction* share : action->menu() ? action->menu()->actions() : QList<QAction*> {})
+                shares << share->text();
+        }
         menu->actions().first()->trigger();
         menu->close();
     });
     QTest::mouseClick(view->canvas(), Qt::RightButton, {}, band->center());
-    // Then the critical path's what-if of the gap's cause (after a separator, whose text is empty).
+    // Then the critical path's what-if of the gap's cause (after a separator, whose text is empty), by how much.
     EXPECT_EQ(entries,
         (QStringList { QStringLiteral("Explain This Gap\u2026"), QString(),
             QStringLiteral("What if this gap's cause (enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__) "
-                           "took 50 % less?") }));
+                           "took less?") }));
+    EXPECT_EQ(shares,
+        (QStringList { QStringLiteral("25 % less"), QStringLiteral("50 % less"), QStringLiteral("75 % less"),
+            QStringLiteral("Removed (no time at all)") }));
     app::AnnotationController* controller = window.annotations()->controller();
     ASSERT_EQ(controller->annotations().size(), 1u);
     EXPECT_EQ(controller->annotations()[0].start, kDemoLongestGapStart);

@@ -14,14 +14,17 @@
 #include "app/timeline/timeline_view.h"
 #include "cli/commands.h"
 #include "core/analysis/compare_text.h"
+#include "core/model/time_format.h"
 #include "gui/annotations_test_support.h"
 #include "tests/test_paths.h"
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 
@@ -107,29 +110,74 @@ TEST(CriticalPathDock, ShowsTheMedianStepsPathOutlinedAndItsWhatIfGoesIntoTheNot
     session->dockWidget()->toggleViewAction()->trigger();
 
     // What if the data loader's __next__ took 50 % less? The same prediction as `gapscope whatif`.
+    // Its longest stretch on the path: the widest to right-click at the step's zoom.
     const PathOutlineSegment* next = nullptr;
     const Trace& t = *window.trace();
     for (const PathOutlineSegment& s : outline.segments) {
-        if (t.strings().view(t.event(s.event).name) == kNext)
+        if (t.strings().view(t.event(s.event).name) == kNext && (!next || s.end - s.start > next->end - next->start))
             next = &s;
     }
     ASSERT_NE(next, nullptr);
     QSignalSpy predicted(session, &app::CriticalPathSession::whatIfShown);
     EXPECT_FALSE(session->recordButton()->isEnabled());
+    EXPECT_FALSE(session->percentBox()->isEnabled()); // nothing asked about yet
+    const std::string pattern = "^enumerate\\(DataLoader\\)#_SingleProcessDataLoaderIter\\.__next__$";
+    // `gapscope whatif --json --scale PATTERN=F` of the same trace: the figures the dock must show.
+    const auto cliPredicted = [&](const std::string& factor) {
+        std::ostringstream out;
+        std::ostringstream err;
+        EXPECT_EQ(cli::runWhatIf({ "--json", "--scale", pattern + "=" + factor, trace.toStdString() }, out, err), 0)
+            << err.str();
+        return nlohmann::json::parse(out.str())["predicted_p50_ns"].get<TimeNs>();
+    };
+    // What the dock shows at once: the prediction and its sentence with the predicted p50.
+    const auto expectShown = [&](TimeNs expected, const QString& factor) {
+        ASSERT_TRUE(session->prediction());
+        EXPECT_EQ(session->prediction()->predictedP50Ns, expected);
+        EXPECT_EQ(session->prediction()->measuredP50Ns, 175'153'000);
+        const QString shown = session->whatIfLabel()->text();
+        EXPECT_TRUE(shown.contains(QStringLiteral("took %1x) over 5 steps (warm-up 1 excluded): step p50 175.2 ms "
+                                                  "-&gt; %2 (")
+                                       .arg(factor, QString::fromStdString(formatDuration(expected)))))
+            << shown.toStdString();
+    };
+
+    // Right-click on the __next__ range on its lane: What if this took less? 25 / 50 / 75 % less, or removed.
+    view->revealLane(next->event.lane);
+    QCoreApplication::processEvents();
+    const auto nextRect = app::CriticalPathOverlay::stretchRect(view->scene(), *next);
+    ASSERT_TRUE(nextRect);
+    QMenu menu;
+    emit window.annotations()->timelineMenuAboutToShow(&menu, nextRect->center().toPoint());
+    QMenu* shares = nullptr;
+    for (QAction* action : menu.actions()) {
+        if (action->menu() && action->text() == QStringLiteral("What if this took less?"))
+            shares = action->menu();
+    }
+    ASSERT_NE(shares, nullptr);
+    QStringList offered;
+    for (const QAction* action : shares->actions())
+        offered << action->text();
+    EXPECT_EQ(offered,
+        (QStringList { QStringLiteral("25 % less"), QStringLiteral("50 % less"), QStringLiteral("75 % less"),
+            QStringLiteral("Removed (no time at all)") }));
+    shares->actions()[2]->trigger(); // 75 % less
+    ASSERT_TRUE(predicted.wait(60'000));
+    expectShown(cliPredicted("0.25"), QStringLiteral("0.25"));
+    EXPECT_TRUE(session->percentBox()->isEnabled());
+    EXPECT_EQ(session->percentBox()->value(), 75);
+    // The dock's box asks again for the same op at once: 100 % less is the loader gone (118.7 ms).
+    session->percentBox()->setValue(100);
+    ASSERT_TRUE(predicted.wait(60'000));
+    const TimeNs removed = cliPredicted("0");
+    EXPECT_EQ(removed / 100'000, 1187);
+    expectShown(removed, QStringLiteral("0"));
     session->whatIfShorter(next->event, 50);
     ASSERT_TRUE(predicted.wait(60'000));
-    ASSERT_TRUE(session->prediction());
-    const std::string pattern = "^enumerate\\(DataLoader\\)#_SingleProcessDataLoaderIter\\.__next__$";
-    std::ostringstream out;
-    std::ostringstream err;
-    ASSERT_EQ(cli::runWhatIf({ "--json", "--scale", pattern + "=0.5", trace.toStdString() }, out, err), 0) << err.str();
-    const auto cliDoc = nlohmann::json::parse(out.str());
-    EXPECT_EQ(session->prediction()->predictedP50Ns, cliDoc["predicted_p50_ns"].get<TimeNs>());
-    EXPECT_EQ(session->prediction()->measuredP50Ns, 175'153'000);
-    EXPECT_LT(session->prediction()->predictedP50Ns, 175'153'000);
-    EXPECT_GT(session->prediction()->predictedP50Ns, 118'000'000); // no better than the loader gone entirely
-    EXPECT_TRUE(session->whatIfLabel()->text().contains(QStringLiteral("took 0.5x) over 6 steps (warm-up 0 excluded)")))
-        << session->whatIfLabel()->text().toStdString();
+    const TimeNs half = cliPredicted("0.5");
+    EXPECT_EQ(half / 100'000, 1466); // 175.2 -> 146.6 ms (docs/critical-path.md)
+    expectShown(half, QStringLiteral("0.5"));
+    EXPECT_EQ(session->percentBox()->value(), 50);
 
     // The longest gap waits for the host: its cause is that same __next__ range, and so is its what-if.
     const TimeNs byEvent = session->prediction()->predictedP50Ns;

@@ -351,5 +351,52 @@ TEST(CriticalPathTest, GraphNodesStayCompact)
     EXPECT_EQ(graph.cycleEdgesDropped, 0u);
 }
 
+/// Steps ProfilerStep#1..#count, 100 µs apart, each 50 µs long with one 30 µs kernel.
+Trace stepsOf(int count)
+{
+    HandTrace t;
+    for (int s = 0; s < count; ++s) {
+        const double at = 100.0 * s;
+        t.cpuOp(1, at, at + 50, "ProfilerStep#" + std::to_string(s + 1));
+        const auto corr = static_cast<std::uint32_t>(s + 1);
+        t.runtime(1, at + 1, at + 5, "cudaLaunchKernel", corr).kernel(7, at + 10, at + 40, "k", corr);
+    }
+    return t.build();
+}
+
+std::vector<std::string> namesOf(const std::vector<PathWindow>& windows)
+{
+    std::vector<std::string> names;
+    names.reserve(windows.size());
+    for (const PathWindow& w : windows)
+        names.push_back(w.name);
+    return names;
+}
+
+TEST(CriticalPathTest, TheCountedStepsLeaveOutOneWarmUpStepUnlessTheTraceHasOnlyOne)
+{
+    // As the measured verdict (diff --note) leaves out at least one step: #1 is warm-up.
+    const Trace three = stepsOf(3);
+    const CountedStepWindows byDefault = countedStepWindows(three, "", std::nullopt);
+    EXPECT_EQ(byDefault.warmupSteps, 1);
+    EXPECT_EQ(namesOf(byDefault.windows), (std::vector<std::string> { "ProfilerStep#2", "ProfilerStep#3" }));
+    const CountedStepWindows none = countedStepWindows(three, "", 0);
+    EXPECT_EQ(none.warmupSteps, 0);
+    EXPECT_EQ(none.windows.size(), 3u);
+    // The median of #2 and #3 (both 50 µs, nearest rank): #2, not the warm-up #1.
+    const auto median = medianStepOrGpuWindow(three, "", std::nullopt);
+    ASSERT_TRUE(median);
+    EXPECT_EQ(median->name, "ProfilerStep#2");
+
+    // One step: the default would leave nothing to count, so it leaves none out; a warm-up asked for is kept.
+    const Trace one = stepsOf(1);
+    const CountedStepWindows single = countedStepWindows(one, "", std::nullopt);
+    EXPECT_EQ(single.warmupSteps, 0);
+    EXPECT_EQ(namesOf(single.windows), (std::vector<std::string> { "ProfilerStep#1" }));
+    const CountedStepWindows asked = countedStepWindows(one, "", 1);
+    EXPECT_EQ(asked.warmupSteps, 1);
+    EXPECT_TRUE(asked.windows.empty());
+}
+
 } // namespace
 } // namespace gapscope
