@@ -318,8 +318,10 @@ void TimelinePainter::paintSelection(QPainter& painter, const TimelineScene& sce
     if (scene.rangeSelection) {
         const auto [left, right] = screenColumns(scene, scene.axis.timeToX(scene.rangeSelection->first),
             scene.axis.timeToX(scene.rangeSelection->second), lanes);
-        fillSliced(painter, QRect(left, lanes.top(), right - left, lanes.height()), rangeSelectionColor());
-        painter.setPen(QColor(0x42, 0x85, 0xf4));
+        // The inside keeps its colours (a cause is read from its band's colour); the outside is veiled.
+        fillSliced(painter, QRect(lanes.left(), lanes.top(), left - lanes.left(), lanes.height()), rangeOutsideColor());
+        fillSliced(painter, QRect(right, lanes.top(), lanes.right() + 1 - right, lanes.height()), rangeOutsideColor());
+        painter.setPen(rangeSelectionEdgeColor());
         painter.drawLine(left, lanes.top(), left, lanes.bottom());
         painter.drawLine(right - 1, lanes.top(), right - 1, lanes.bottom());
     }

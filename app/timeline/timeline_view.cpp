@@ -710,7 +710,12 @@ bool TimelineView::viewportEvent(QEvent* event)
     QString text;
     if (pos.y() < kRulerHeight && pos.x() >= m_labelWidth) {
         const TimeNs t = axis().xToTime(pos.x() - m_labelWidth);
-        text = tr("%1 from the trace start\nabsolute %2 ns").arg(models::relativeTime(t, origin)).arg(t);
+        // To the time one pixel spans, as the ruler's labels are: zoomed to microseconds a second into the trace,
+        // "+1017.0012 ms", where four significant digits said "+1.017 s".
+        const TimeNs pixel = rulerStep(axis().nsPerPixel(), 1.0);
+        text = tr("%1 from the trace start\nabsolute %2 ns")
+                   .arg(QString::fromStdString(formatRulerBase(t - origin, pixel)))
+                   .arg(t);
     } else if (pos.x() < m_labelWidth && pos.y() >= lanesTop()) {
         // The label column cuts long names ("GPU 0 · Tesla V100-DGXS-32…"): the tooltip has the whole label.
         const auto row = m_layout.rowAt(pos.y() - lanesTop() + verticalScrollBar()->value());
