@@ -20,7 +20,6 @@ namespace {
 
 constexpr int kMinLabelWidthPx = 36;
 constexpr double kTickSpacingPx = 90.0;
-constexpr int kStepStripHeight = 14;
 
 // Qt 6.4's raster engine hands a fill of 96 or more scanlines to the global thread pool and waits
 // for it; for a timeline frame the hand-off costs more than the fill (and much more on a busy
