@@ -5,6 +5,7 @@
 #include "core/annotations/annotation_store.h"
 #include "core/io/bundled_demo.h"
 #include "tests/cli/cli_run.h"
+#include "tests/cli/loader_note.h"
 #include "tests/scoped_environment.h"
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
@@ -35,19 +36,14 @@ TEST(DemoNotesOnTheCommandLine, WhatIfDiffAndExportUseTheUserFolderAsTheViewerDo
     std::filesystem::create_directories(notes);
     {
         AnnotationStore store(sidecar);
-        Annotation note;
-        note.id = "loader";
-        note.title = "The data loader holds the main thread";
-        note.start = 0;
-        note.end = 1;
-        store.add(note);
+        store.add(test::loaderNote());
         ASSERT_TRUE(store.save());
     }
 
     const RunResult predicted = test::run(runWhatIf, { "--scale", "__next__=0", "--note", "loader", demo });
     ASSERT_EQ(predicted.exitCode, 0) << predicted.err;
-    const RunResult measured = test::run(
-        runDiff, { "--note", "loader", demo, test::dataPath(test::kResnet50Workers4Trace) });
+    const RunResult measured
+        = test::run(runDiff, { "--note", "loader", demo, test::dataPath(test::kResnet50Workers4Trace) });
     ASSERT_EQ(measured.exitCode, 0) << measured.err;
 
     const auto written = AnnotationStore::readFile(sidecar);
