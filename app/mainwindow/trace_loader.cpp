@@ -54,7 +54,7 @@ using SideRuns = std::variant<std::optional<ComparedSideRuns>, QString>;
 /// When `files` is one folder of repeated runs: all its runs and the one to show (pickShownRun(), progress from
 /// `from` to `to` %); nullopt for trace files.
 SideRuns runsOf(const QStringList& files, const AnalysisOptions& options, int from, int to,
-    const ProgressCallback& progress, std::stop_token stop)
+    const ProgressCallback& progress, const std::stop_token& stop)
 {
     if (files.size() != 1)
         return std::optional<ComparedSideRuns> {};

@@ -60,8 +60,8 @@ std::string medianRunText(const RunsFolder& runs, std::size_t shown)
         + ", the median";
 }
 
-IoResult<ComparedSideRuns> pickShownRun(const RunsFolder& runs, const AnalysisOptions& viewer, std::stop_token stop,
-    const std::function<void(std::size_t run, std::size_t runs)>& progress)
+IoResult<ComparedSideRuns> pickShownRun(const RunsFolder& runs, const AnalysisOptions& viewer,
+    const std::stop_token& stop, const std::function<void(std::size_t run, std::size_t runs)>& progress)
 {
     std::vector<std::vector<TimeNs>> steps;
     for (std::size_t r = 0; r < runs.runFiles.size(); ++r) {

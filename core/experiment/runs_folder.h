@@ -42,7 +42,7 @@ std::string medianRunText(const RunsFolder& runs, std::size_t shown);
 /// Reads and analyses each run, one at a time, by the rules the comparison's verdict uses (comparisonDiffOptions()
 /// of `viewer`), and picks the median run to show. `progress(run, runs)` is called before each run is read; a
 /// stop request ends it with the error "canceled".
-IoResult<ComparedSideRuns> pickShownRun(const RunsFolder& runs, const AnalysisOptions& viewer, std::stop_token stop,
-    const std::function<void(std::size_t run, std::size_t runs)>& progress = {});
+IoResult<ComparedSideRuns> pickShownRun(const RunsFolder& runs, const AnalysisOptions& viewer,
+    const std::stop_token& stop, const std::function<void(std::size_t run, std::size_t runs)>& progress = {});
 
 } // namespace gapscope
