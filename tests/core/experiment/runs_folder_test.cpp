@@ -36,8 +36,9 @@ TEST(RunsFolderRead, TheGoodRunsInRunOrderAndTheirNumbersAmongAll)
     ASSERT_TRUE(read) << read.error().toString();
     ASSERT_TRUE(read->has_value());
     const RunsFolder& runs = **read;
-    EXPECT_EQ(runs.runFiles, (std::vector<std::string> { dir.file("run-2.gapscope"), dir.file("run-3.gapscope"),
-                                 dir.file("run-4.gapscope") }));
+    EXPECT_EQ(runs.runFiles,
+        (std::vector<std::string> {
+            dir.file("run-2.gapscope"), dir.file("run-3.gapscope"), dir.file("run-4.gapscope") }));
     EXPECT_EQ(runs.runNumbers, (std::vector<std::size_t> { 2, 3, 4 }));
     EXPECT_EQ(runs.manifestRuns, 4u);
     EXPECT_EQ(medianRunText(runs, 1), "run 3 of 4, the median");
