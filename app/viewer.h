@@ -42,7 +42,9 @@ inline constexpr ViewerOption kViewerOptions[] = {
         "Write a note about the longest gap once loaded (saved next to the trace, or for the demo in the user's notes "
         "folder)." },
     { "size", "WxH", "Window size.", checkWindowSize },
-    { "compare", "NEW", "Compare the trace(s) with this run (NEW), shown under them; repeat for the ranks of a job." },
+    { "compare", "NEW",
+        "Compare the trace(s) with this run (NEW), shown under them; repeat for the ranks of a job. A folder of "
+        "repeated runs (record --runs) on either side shows its median run and pools all of them in the verdict." },
 };
 
 /// Runs the viewer: `gapscope [--demo] [--screenshot FILE] [--select-longest-gap] [--explain-longest-gap]

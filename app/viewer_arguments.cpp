@@ -43,7 +43,8 @@ std::unique_ptr<CLI::App> viewerApp(ViewerArguments& read)
             ->option_text(declared.valueName)
             ->trigger_on_parse();
     }
-    app->add_option("TRACE", read.traces, "trace files (the ranks of one job), or RANK.summary.json files")
+    app->add_option("TRACE", read.traces,
+           "trace files (the ranks of one job), RANK.summary.json files, or a folder of repeated runs")
         ->option_text("...");
     return app;
 }

@@ -103,7 +103,14 @@ bool isViewerCommandLine(const std::vector<std::string>& args)
             return true;
     }
     std::error_code error;
-    return std::filesystem::is_regular_file(first, error);
+    if (std::filesystem::is_regular_file(first, error))
+        return true;
+    // A folder of repeated runs (or of a job's ranks) opens in the viewer too, unless its name is a subcommand's.
+    for (const CommandEntry& entry : kCommands) {
+        if (first == entry.name)
+            return false;
+    }
+    return std::filesystem::is_directory(first, error);
 }
 
 int runCommandLine(int argc, char** argv, const ViewerEntry* viewer)

@@ -23,7 +23,7 @@ struct ViewerEntry {
 
 /// Whether a command line (without the program name) asks for the viewer rather than a headless
 /// subcommand: no arguments, the viewer's own options (--demo, --screenshot, ...), or a first
-/// argument naming an existing file.
+/// argument naming an existing file or folder (a folder of repeated runs) that is not a subcommand's name.
 bool isViewerCommandLine(const std::vector<std::string>& args);
 
 /// Runs `gapscope ARGS...`: a subcommand, --help, --version, --has-gui, or (when `viewer` is not null) the viewer

@@ -36,10 +36,7 @@ void AnnotationController::openForTraces(const std::vector<std::string>& tracePa
 {
     rescueUnsaved();
     m_undo->clear();
-    NotesFolders folders = NotesFolders::fromEnvironment();
-    for (const QString& folder : m_programFolders)
-        folders.program.push_back(folder.toStdString());
-    m_notes = NotesByFile::openForTraces(tracePaths, trace, folders);
+    m_notes = NotesByFile::openForTraces(tracePaths, trace, NotesFolders::ofThisProgram());
     m_tracePath = tracePaths.empty() ? QString() : qs(tracePaths.front());
     m_selected.clear();
     m_lastProblem.clear();

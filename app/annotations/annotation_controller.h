@@ -32,11 +32,9 @@ public:
     /// history. Reports an unreadable sidecar or notes going elsewhere with notesRelocated().
     void openForTrace(const QString& tracePath);
     /// Opens the notes of each of the files a trace was loaded from (NotesByFile::openForTraces; `trace`,
-    /// which may be null, routes new notes to the file of their lanes). Reports each unreadable sidecar.
+    /// which may be null, routes new notes to the file of their lanes). Reports each unreadable sidecar. The
+    /// notes of the bundled demo go to the user's notes folder (NotesFolders::ofThisProgram(), read at each open).
     void openForTraces(const std::vector<std::string>& tracePaths, const Trace* trace);
-    /// Folders of the program (the bundled demo's): the notes of their traces go to the user's notes folder
-    /// (NotesFolders; the user folder is read from the environment at each open).
-    void setProgramFolders(const QStringList& folders) { m_programFolders = folders; }
     /// Why the notes of the file Save Notes As would write go where they go (NextToTrace when none is open).
     NotesHome savePathHome() const;
     /// No trace: no notes (the undo history is cleared).
@@ -112,7 +110,6 @@ private:
     QString m_tracePath;
     QString m_selected;
     QString m_lastProblem;
-    QStringList m_programFolders;
     bool m_saveFailing = false;
     QUndoStack* m_undo;
 };

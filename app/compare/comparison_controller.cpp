@@ -70,9 +70,12 @@ quint64 ComparisonController::compareWith(const QStringList& newFiles)
     if (const auto& compared = m_loaded.comparison) {
         request.base = compared->base;
         request.baseFiles = compared->baseFiles;
+        if (!compared->baseRuns.runFiles.empty())
+            request.baseRuns = std::make_shared<const ComparedSideRuns>(compared->baseRuns);
     } else {
         request.base = m_loaded.trace;
         request.baseFiles = m_loaded.files;
+        request.baseRuns = m_loaded.runs;
     }
     request.newFiles = newFiles;
     emit loadStarted(true);
@@ -87,7 +90,10 @@ quint64 ComparisonController::alignOn(std::optional<std::size_t> step)
     ComparisonRequest request;
     request.base = compared->base;
     request.baseFiles = compared->baseFiles;
+    if (!compared->baseRuns.runFiles.empty())
+        request.baseRuns = std::make_shared<const ComparedSideRuns>(compared->baseRuns);
     request.fresh = compared->fresh;
+    request.newRuns = compared->newRuns;
     for (const std::string& file : compared->newFiles)
         request.newFiles << QString::fromStdString(file);
     request.alignStep = step;

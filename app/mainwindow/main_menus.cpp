@@ -34,6 +34,22 @@ QStringList askForTraces(MainWindow& window, const QString& title)
     return QFileDialog::getOpenFileNames(&window, title, {}, MainWindow::tr(kTraceFileFilter));
 }
 
+/// A folder of repeated runs (`gapscope record --runs N -o DIR`, Record's Runs N); empty when none was chosen.
+QString askForRunsFolder(MainWindow& window, const QString& title)
+{
+    return QFileDialog::getExistingDirectory(&window, title);
+}
+
+/// Says what to do when there is no BASE to compare with; true when there is one.
+bool hasBase(MainWindow& window)
+{
+    if (window.trace())
+        return true;
+    window.statusBar()->showMessage(
+        MainWindow::tr("Open the BASE trace first (File \u203a Open), then compare it with NEW."), 8000);
+    return false;
+}
+
 QAction* buildFileMenu(MainWindow& window)
 {
     QMenu* file = window.menuBar()->addMenu(MainWindow::tr("&File"));
@@ -48,12 +64,14 @@ QAction* buildFileMenu(MainWindow& window)
         if (!files.isEmpty())
             window.addFiles(files);
     });
+    file->addAction(MainWindow::tr("Open R&uns Folder..."), &window, [&window] {
+        const QString folder = askForRunsFolder(window, MainWindow::tr("Open a folder of repeated runs"));
+        if (!folder.isEmpty())
+            window.openFiles({ folder });
+    });
     QAction* compare = file->addAction(MainWindow::tr("&Compare With..."), &window, [&window] {
-        if (!window.trace()) {
-            window.statusBar()->showMessage(
-                MainWindow::tr("Open the BASE trace first (File \u203a Open), then compare it with NEW."), 8000);
+        if (!hasBase(window))
             return;
-        }
         const QStringList files = askForTraces(window, MainWindow::tr("Compare with (NEW run)"));
         if (!files.isEmpty())
             window.comparison()->compareWith(files);
@@ -61,6 +79,15 @@ QAction* buildFileMenu(MainWindow& window)
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     compare->setToolTip(
         MainWindow::tr("Show another run (NEW) under this one (BASE), aligned on a step, with the diff"));
+    QAction* compareRuns = file->addAction(MainWindow::tr("Compare With Runs &Folder..."), &window, [&window] {
+        if (!hasBase(window))
+            return;
+        const QString folder
+            = askForRunsFolder(window, MainWindow::tr("Compare with (NEW: a folder of repeated runs)"));
+        if (!folder.isEmpty())
+            window.comparison()->compareWith({ folder });
+    });
+    compareRuns->setToolTip(MainWindow::tr("NEW's median run under this one, with the verdict over all of its runs"));
     QAction* record = file->addAction(MainWindow::tr("&Record..."), window.recording(), &RecordingOffer::showDialog);
     record->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     auto* recent = new RecentFilesMenu(MainWindow::tr("Open &Recent"), file);

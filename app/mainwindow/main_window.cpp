@@ -20,9 +20,8 @@
 #include "app/mainwindow/window_selector.h"
 #include "app/record/recording_offer.h"
 #include "app/timeline/timeline_view.h"
+#include "core/io/bundled_demo.h"
 
-#include <QCoreApplication>
-#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileInfo>
@@ -37,7 +36,6 @@ namespace {
 
 // The most of the window's width (Details) or height (Gaps) a dock keeps when the window is resized.
 constexpr double kMaxDockShare = 0.28;
-const char* const kDemoFile = "resnet50_num_workers_0.pt.trace.json.gz";
 
 } // namespace
 
@@ -60,8 +58,6 @@ MainWindow::MainWindow(QWidget* parent)
     m_comparison = new ComparisonController(this, m_view, m_loader, options);
     m_details = new DetailsPanel(this, state, m_loader, options, m_analysisDocks->gapsDock());
     m_annotations = new AnnotationSession(this, m_view, state, m_analysisDocks->gapsDock());
-    if (const QString demo = demoTracePath(); !demo.isEmpty())
-        m_annotations->controller()->setProgramFolders({ QFileInfo(demo).absolutePath() });
     arrangeDocks();
     // Owned by the window (a child), reached with findChild: it only listens to the window's signals.
     new CriticalPathSession(this, m_view, m_annotations);
@@ -92,17 +88,7 @@ bool MainWindow::isLoading() const
 
 QString MainWindow::demoTracePath()
 {
-    const QStringList candidates {
-        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gapscope/demo/") + QLatin1String(kDemoFile),
-#ifdef GAPSCOPE_SOURCE_RESOURCES_DIR
-        QStringLiteral(GAPSCOPE_SOURCE_RESOURCES_DIR "/demo/") + QLatin1String(kDemoFile),
-#endif
-    };
-    for (const QString& candidate : candidates) {
-        if (QFileInfo::exists(candidate))
-            return QDir::cleanPath(candidate);
-    }
-    return {};
+    return QString::fromStdString(bundledDemoTrace());
 }
 
 void MainWindow::arrangeDocks()
@@ -199,7 +185,7 @@ void MainWindow::openDemo()
     const QString demo = demoTracePath();
     if (demo.isEmpty()) {
         onLoadFailed(tr("The demo trace (%1) is not installed next to gapscope nor in the source tree.")
-                         .arg(QLatin1String(kDemoFile)));
+                         .arg(QLatin1String(kBundledDemoFile)));
         return;
     }
     openFiles({ demo });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/mainwindow/trace_loader.h"
 
+#include "core/experiment/runs_folder.h"
 #include "core/io/trace_file.h"
 
 #include <QElapsedTimer>
@@ -48,6 +49,37 @@ std::variant<Trace, QString> readFiles(const QStringList& files, int from, int t
     return std::move(loaded.value());
 }
 
+using SideRuns = std::variant<std::optional<ComparedSideRuns>, QString>;
+
+/// When `files` is one folder of repeated runs: all its runs and the one to show (pickShownRun(), progress from
+/// `from` to `to` %); nullopt for trace files.
+SideRuns runsOf(const QStringList& files, const AnalysisOptions& options, int from, int to,
+    const ProgressCallback& progress, const std::stop_token& stop)
+{
+    if (files.size() != 1)
+        return std::optional<ComparedSideRuns> {};
+    auto folder = readRunsFolder(files.front().toStdString());
+    if (!folder)
+        return errorText(folder.error());
+    if (!folder->has_value())
+        return std::optional<ComparedSideRuns> {};
+    auto picked = pickShownRun(**folder, options, stop, [&](std::size_t run, std::size_t runs) {
+        progress(from + static_cast<int>((to - from) * run / runs),
+            QStringLiteral("Reading run %1 of %2 to find the median").arg(run + 1).arg(runs));
+    });
+    if (stop.stop_requested())
+        return QStringLiteral("canceled");
+    if (!picked)
+        return errorText(picked.error());
+    return std::optional<ComparedSideRuns>(std::move(picked.value()));
+}
+
+/// The files to read: the shown run of a folder of repeated runs, else `files`.
+QStringList shownFiles(const QStringList& files, const std::optional<ComparedSideRuns>& runs)
+{
+    return runs ? QStringList { QString::fromStdString(runs->runFiles.at(runs->shown)) } : files;
+}
+
 /// The analysis and the index of a trace to show, from `percent` on.
 LoadResult analyzeForDisplay(std::shared_ptr<const Trace> trace, timeline::LoadedTrace loaded,
     const AnalysisOptions& options, int percent, const ProgressCallback& progress, std::stop_token stop,
@@ -83,13 +115,20 @@ LoadResult loadAndAnalyze(const QStringList& files, const AnalysisOptions& optio
 {
     QElapsedTimer timer;
     timer.start();
-    auto read = readFiles(files, 0, 70, progress, stop, filter);
+    SideRuns runs = runsOf(files, options, 0, 40, progress, stop);
+    if (auto* problem = std::get_if<QString>(&runs))
+        return *problem;
+    auto& side = std::get<std::optional<ComparedSideRuns>>(runs);
+    const QStringList shown = shownFiles(files, side);
+    auto read = readFiles(shown, side ? 40 : 0, 70, progress, stop, filter);
     if (auto* problem = std::get_if<QString>(&read))
         return *problem;
     auto trace = std::make_shared<const Trace>(std::move(std::get<Trace>(read)));
     timeline::LoadedTrace loaded;
-    for (const QString& file : files)
+    for (const QString& file : shown)
         loaded.files.push_back(file.toStdString());
+    if (side)
+        loaded.runs = std::make_shared<const ComparedSideRuns>(std::move(*side));
     return analyzeForDisplay(std::move(trace), std::move(loaded), options, 70, progress, std::move(stop), timer);
 }
 
@@ -103,14 +142,25 @@ LoadResult loadAndCompare(const ComparisonRequest& request, const AnalysisOption
     auto compared = std::make_shared<ComparedTraces>();
     compared->base = request.base;
     compared->baseFiles = request.baseFiles;
+    if (request.baseRuns)
+        compared->baseRuns = *request.baseRuns;
     compared->fresh = request.fresh;
+    compared->newRuns = request.newRuns;
+    QStringList newFiles = request.newFiles;
     if (!compared->fresh) {
-        auto read = readFiles(request.newFiles, 0, 50, progress, stop);
+        SideRuns runs = runsOf(request.newFiles, options, 0, 30, progress, stop);
+        if (auto* problem = std::get_if<QString>(&runs))
+            return *problem;
+        auto& side = std::get<std::optional<ComparedSideRuns>>(runs);
+        newFiles = shownFiles(request.newFiles, side);
+        auto read = readFiles(newFiles, side ? 30 : 0, 50, progress, stop);
         if (auto* problem = std::get_if<QString>(&read))
             return *problem;
         compared->fresh = std::make_shared<const Trace>(std::move(std::get<Trace>(read)));
+        if (side)
+            compared->newRuns = std::move(*side);
     }
-    for (const QString& file : request.newFiles)
+    for (const QString& file : newFiles)
         compared->newFiles.push_back(file.toStdString());
     if (stop.stop_requested() || !progress(50, QStringLiteral("Aligning the two runs")))
         return QStringLiteral("canceled");
@@ -118,8 +168,8 @@ LoadResult loadAndCompare(const ComparisonRequest& request, const AnalysisOption
     compared->newStepStarts = countedStepStarts(*compared->fresh, options);
     alignComparison(*compared, request.alignStep, options);
     compared->newFirstProcess = static_cast<std::uint32_t>(compared->base->processes().size());
-    compared->baseTitle = comparisonTitle("Base", compared->baseFiles);
-    compared->newTitle = comparisonTitle("New", compared->newFiles);
+    compared->baseTitle = comparisonTitle("Base", compared->baseFiles, compared->baseRuns);
+    compared->newTitle = comparisonTitle("New", compared->newFiles, compared->newRuns);
     auto trace = std::make_shared<const Trace>(combineComparedTraces(*compared));
     timeline::LoadedTrace loaded;
     loaded.files = compared->baseFiles; // the notes stay BASE's

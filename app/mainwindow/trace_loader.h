@@ -50,8 +50,13 @@ LoadResult loadAndAnalyze(const QStringList& files, const AnalysisOptions& optio
 struct ComparisonRequest {
     std::shared_ptr<const Trace> base;
     std::vector<std::string> baseFiles;
+    /// BASE opened as a folder of repeated runs; null otherwise.
+    std::shared_ptr<const ComparedSideRuns> baseRuns;
     std::shared_ptr<const Trace> fresh;
+    /// Trace files, or one folder of repeated runs (its median run is shown, all of them count towards the verdict).
     QStringList newFiles;
+    /// With `fresh`: NEW's runs when it was read from a folder of repeated runs.
+    ComparedSideRuns newRuns;
     /// The counted step to align on (0: the first); nullopt: the window starts.
     std::optional<std::size_t> alignStep = 0;
 };

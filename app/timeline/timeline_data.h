@@ -13,8 +13,9 @@
 #include <vector>
 
 namespace gapscope {
+struct ComparedSideRuns;
 struct ComparedTraces;
-}
+} // namespace gapscope
 
 namespace gapscope::timeline {
 
@@ -29,6 +30,9 @@ struct LoadedTrace {
     /// laid out in these two titled blocks; `comparison` keeps the two traces as read. Empty / null otherwise.
     std::vector<ProcessBlock> blocks;
     std::shared_ptr<const ComparedTraces> comparison;
+    /// A folder of repeated runs opened as one trace: `files` is the run shown (the median), `runs` all of them,
+    /// which a comparison with this trace as BASE pools. Null otherwise.
+    std::shared_ptr<const ComparedSideRuns> runs;
 };
 
 struct AnalysisSnapshot {

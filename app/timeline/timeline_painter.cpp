@@ -20,7 +20,6 @@ namespace {
 
 constexpr int kMinLabelWidthPx = 36;
 constexpr double kTickSpacingPx = 90.0;
-constexpr int kStepStripHeight = 14;
 
 // Qt 6.4's raster engine hands a fill of 96 or more scanlines to the global thread pool and waits
 // for it; for a timeline frame the hand-off costs more than the fill (and much more on a busy
@@ -318,8 +317,10 @@ void TimelinePainter::paintSelection(QPainter& painter, const TimelineScene& sce
     if (scene.rangeSelection) {
         const auto [left, right] = screenColumns(scene, scene.axis.timeToX(scene.rangeSelection->first),
             scene.axis.timeToX(scene.rangeSelection->second), lanes);
-        fillSliced(painter, QRect(left, lanes.top(), right - left, lanes.height()), rangeSelectionColor());
-        painter.setPen(QColor(0x42, 0x85, 0xf4));
+        // The inside keeps its colours (a cause is read from its band's colour); the outside is veiled.
+        fillSliced(painter, QRect(lanes.left(), lanes.top(), left - lanes.left(), lanes.height()), rangeOutsideColor());
+        fillSliced(painter, QRect(right, lanes.top(), lanes.right() + 1 - right, lanes.height()), rangeOutsideColor());
+        painter.setPen(rangeSelectionEdgeColor());
         painter.drawLine(left, lanes.top(), left, lanes.bottom());
         painter.drawLine(right - 1, lanes.top(), right - 1, lanes.bottom());
     }

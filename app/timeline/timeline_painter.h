@@ -84,6 +84,9 @@ struct TimelineScene {
 
 class TimelinePainter {
 public:
+    /// The steps strip at the bottom of the ruler.
+    static constexpr int kStepStripHeight = 14;
+
     /// Paints the whole frame. `cache` must be set to scene.axis (DrawListCache::setAxis) by the caller.
     void paint(QPainter& painter, const TimelineScene& scene, DrawListCache& cache) const;
 

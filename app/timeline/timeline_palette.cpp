@@ -136,9 +136,14 @@ QColor selectionColor()
     return QColor(0x10, 0x10, 0x10);
 }
 
-QColor rangeSelectionColor()
+QColor rangeSelectionEdgeColor()
 {
-    return QColor(0x42, 0x85, 0xf4, 60);
+    return QColor(0x42, 0x85, 0xf4);
+}
+
+QColor rangeOutsideColor()
+{
+    return QColor(0x20, 0x20, 0x20, 40);
 }
 
 QColor flowColor()

@@ -28,7 +28,10 @@ QColor labelBackground();
 QColor rulerBackground();
 QColor utilizationColor();
 QColor selectionColor();
-QColor rangeSelectionColor();
+/// A Shift-dragged range: its edges, and the veil over what lies outside it (neutral, so that inside the range
+/// every band and event keeps its own colour: a tint over a host band made it look like an `unknown` one).
+QColor rangeSelectionEdgeColor();
+QColor rangeOutsideColor();
 QColor flowColor();
 QColor stepMarkerColor();
 QColor textColor();

@@ -700,6 +700,29 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     event->accept();
 }
 
+QString TimelineView::stepTooltip(TimeNs t, TimeNs origin) const
+{
+    if (!m_analysis.result)
+        return {};
+    for (const Step& step : m_analysis.result->steps) {
+        if (t < step.start || t >= step.end)
+            continue;
+        const Event& range = m_loaded.trace->lanes()[step.cpuRange.lane.value].events[step.cpuRange.index];
+        const auto span = [origin](TimeNs from, TimeNs to) {
+            return tr("%1 to %2 (%3)")
+                .arg(models::relativeTime(from, origin), models::relativeTime(to, origin),
+                    models::durationText(to - from));
+        };
+        // The strip and the thread lane's range differ by the counting rule: say it where they are compared.
+        return tr("%1%2: %3\nIts CPU range: %4\nA step runs from the end of the step before (or its CPU range's "
+                  "start, if later) to the end of its CPU range or of the last GPU op launched from it, "
+                  "whichever is later, as the TensorBoard plugin counts it (docs/definitions.md, Steps).")
+            .arg(QString::fromStdString(step.name), step.warmup ? tr(" (warm-up, not counted)") : QString(),
+                span(step.start, step.end), span(range.start, range.end));
+    }
+    return {};
+}
+
 bool TimelineView::viewportEvent(QEvent* event)
 {
     if (event->type() != QEvent::ToolTip || !m_loaded.trace)
@@ -710,7 +733,15 @@ bool TimelineView::viewportEvent(QEvent* event)
     QString text;
     if (pos.y() < kRulerHeight && pos.x() >= m_labelWidth) {
         const TimeNs t = axis().xToTime(pos.x() - m_labelWidth);
-        text = tr("%1 from the trace start\nabsolute %2 ns").arg(models::relativeTime(t, origin)).arg(t);
+        if (pos.y() >= kRulerHeight - TimelinePainter::kStepStripHeight)
+            text = stepTooltip(t, origin);
+        // To the time one pixel spans, as the ruler's labels are: zoomed to microseconds a second into the trace,
+        // "+1017.0012 ms", where four significant digits said "+1.017 s".
+        const TimeNs pixel = rulerStep(axis().nsPerPixel(), 1.0);
+        if (text.isEmpty())
+            text = tr("%1 from the trace start\nabsolute %2 ns")
+                       .arg(QString::fromStdString(formatRulerBase(t - origin, pixel)))
+                       .arg(t);
     } else if (pos.x() < m_labelWidth && pos.y() >= lanesTop()) {
         // The label column cuts long names ("GPU 0 · Tesla V100-DGXS-32…"): the tooltip has the whole label.
         const auto row = m_layout.rowAt(pos.y() - lanesTop() + verticalScrollBar()->value());

@@ -109,6 +109,9 @@ private:
     std::optional<std::size_t> gapAt(const QPoint& pos) const;
     /// The values of a counter lane, or the CPU samples of a thread lane's sample strip, under a viewport point.
     QString counterOrSampleTooltip(const QPoint& pos) const;
+    /// The step of the ruler's steps strip at `t`: its span and its CPU range's, and the rule between them; "" off
+    /// the steps.
+    QString stepTooltip(TimeNs t, TimeNs origin) const;
     /// Index into m_annotationMarks of the bracket under a viewport point.
     std::optional<std::size_t> annotationAt(const QPoint& pos) const;
     /// Screen y where the lanes start: under the ruler and the annotation strip.

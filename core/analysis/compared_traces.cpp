@@ -68,9 +68,9 @@ Trace combineComparedTraces(const ComparedTraces& compared)
     return std::move(combined).finish();
 }
 
-std::string comparisonTitle(const char* side, const std::vector<std::string>& files)
+std::string comparisonTitle(const char* side, const std::vector<std::string>& files, const ComparedSideRuns& runs)
 {
-    std::string title = std::string(side) + ": ";
+    std::string title = std::string(side) + (runs.runFiles.empty() ? "" : " (" + runs.shownText + ")") + ": ";
     if (files.empty())
         return title + "(no file)";
     title += std::filesystem::path(files.front()).filename().string();

@@ -17,6 +17,17 @@
 
 namespace gapscope {
 
+/// A side opened as a folder of repeated runs (readRunsFolder()): one run is shown, every run counts towards the
+/// verdict. Empty runFiles: the side is the one run it shows.
+struct ComparedSideRuns {
+    std::string folder;
+    /// Each good run's trace, in run order; runFiles[shown] is the one on screen.
+    std::vector<std::string> runFiles;
+    std::size_t shown = 0;
+    /// "run 2 of 3, the median" (medianRunText()).
+    std::string shownText;
+};
+
 struct ComparedTraces {
     std::shared_ptr<const Trace> base;
     std::shared_ptr<const Trace> fresh;
@@ -32,8 +43,11 @@ struct ComparedTraces {
     TimeNs newOffset = 0;
     /// NEW's first process in the combined trace (BASE's come first).
     std::uint32_t newFirstProcess = 0;
-    std::string baseTitle; // "Base: run_a.json.gz"
+    std::string baseTitle; // "Base: run_a.json.gz", "Base (run 2 of 3, the median): run-2.json.gz"
     std::string newTitle;
+    /// The runs of a side opened as a folder of repeated runs; empty runFiles otherwise.
+    ComparedSideRuns baseRuns;
+    ComparedSideRuns newRuns;
 };
 
 /// Starts of the counted steps (options.window.warmupSteps excluded) of the first process, in rank order, that
@@ -52,7 +66,8 @@ void alignComparison(ComparedTraces& compared, std::optional<std::size_t> step, 
 /// (the layout's blocks carry the titles).
 Trace combineComparedTraces(const ComparedTraces& compared);
 
-/// "Base: NAME" / "New: NAME": the file name of the first file, "and N more" for a run of several files.
-std::string comparisonTitle(const char* side, const std::vector<std::string>& files);
+/// "Base: NAME" / "New: NAME": the file name of the first file, "and N more" for a run of several files; for a
+/// side of repeated runs, which run is shown: "Base (run 2 of 3, the median): NAME".
+std::string comparisonTitle(const char* side, const std::vector<std::string>& files, const ComparedSideRuns& runs = {});
 
 } // namespace gapscope

@@ -30,7 +30,8 @@ struct ComparisonDiff {
 AnalysisOptions comparisonDiffOptions(AnalysisOptions viewer, const Trace& base);
 
 /// Analyses both traces with `options` and compares them (summarizeRun(), compareRuns()), the longest `longestGaps`
-/// gaps per side.
+/// gaps per side. A side of repeated runs (ComparedTraces::baseRuns / newRuns) counts every one of its runs, the
+/// others read from their files here, one at a time, as `gapscope diff DIR_A DIR_B` pools them.
 ComparisonDiff computeComparisonDiff(
     const ComparedTraces& compared, const AnalysisOptions& options, std::size_t longestGaps, std::stop_token stop = {});
 

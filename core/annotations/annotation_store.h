@@ -44,7 +44,7 @@ public:
     /// The notes of a trace: its sidecar (sidecarPlaceFor(tracePath, folders)) when there is one. Never fails; see
     /// loadError().
     static AnnotationStore openForTrace(
-        const std::string& tracePath, const NotesFolders& folders = NotesFolders::fromEnvironment());
+        const std::string& tracePath, const NotesFolders& folders = NotesFolders::ofThisProgram());
 
     const std::vector<Annotation>& annotations() const { return m_document.annotations; }
     /// The annotation with this id, or null. The pointer is valid until the next change.

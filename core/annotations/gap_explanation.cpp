@@ -134,7 +134,8 @@ LaunchStretch measureLaunchStretch(const Trace& trace, const AnalysisResult& res
     return stretch;
 }
 
-/// "<what> on GPU d, starting T into the window: P of the window (W). Utilization ...; step time ...".
+/// "<what> on GPU d, starting +T from the trace start: P of the gpu window (W). Utilization ...; step time ...".
+/// The start counts from the trace start, as the note's Range, the ruler and the Gaps dock count.
 std::string baselineText(const Trace& trace, const AnalysisResult& result, const Gap& gap, TimeNs from,
     TimeNs measuredNs, const std::string& what)
 {
@@ -142,11 +143,12 @@ std::string baselineText(const Trace& trace, const AnalysisResult& result, const
     const DeviceFigures* figures = figuresOf(result, gap.device);
     if (figures && figures->spanNs > 0) {
         const Window& window = figures->window;
-        text += ", starting " + formatDuration(from - window.start()) + " into the "
-            + std::string(windowKindName(window.kind))
-            + " window: " + percentText(static_cast<double>(measuredNs) / static_cast<double>(figures->spanNs))
-            + " of the window (" + formatDuration(figures->spanNs) + "). GPU utilization over the window: "
-            + percentText(figures->utilization) + "; idle time of cause " + std::string(gapCauseName(gap.cause))
+        const auto span = trace.timeSpan();
+        text += ", starting " + formatRelativeTime(from, span ? span->first : 0) + " from the trace start: "
+            + percentText(static_cast<double>(measuredNs) / static_cast<double>(figures->spanNs)) + " of the "
+            + std::string(windowKindName(window.kind)) + " window (" + formatDuration(figures->spanNs)
+            + "). GPU utilization over the window: " + percentText(figures->utilization) + "; idle time of cause "
+            + std::string(gapCauseName(gap.cause))
             + " in the window: " + formatDuration(figures->idleByCause[static_cast<int>(gap.cause)]) + ".";
     } else {
         text += ".";

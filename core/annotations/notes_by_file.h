@@ -38,7 +38,7 @@ public:
     /// Opens the sidecar of each of `tracePaths` (AnnotationStore::openForTrace). `trace` (may be null) is the
     /// trace loaded from them: the pids of its processes, by Process::sourceFile, route new notes to files.
     static NotesByFile openForTraces(const std::vector<std::string>& tracePaths, const Trace* trace,
-        const NotesFolders& folders = NotesFolders::fromEnvironment());
+        const NotesFolders& folders = NotesFolders::ofThisProgram());
 
     std::size_t fileCount() const { return m_stores.size(); }
     const std::string& tracePath(std::size_t file) const { return m_paths[file]; }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/annotations/notes_folders.h"
 
+#include "core/io/bundled_demo.h"
+
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -53,6 +55,13 @@ NotesFolders NotesFolders::fromEnvironment()
         if (!home.empty())
             folders.user = (std::filesystem::path(home) / ".local" / "share" / "gapscope" / "notes").string();
     }
+    return folders;
+}
+
+NotesFolders NotesFolders::ofThisProgram()
+{
+    NotesFolders folders = fromEnvironment();
+    folders.program = bundledDemoFolders();
     return folders;
 }
 

@@ -27,6 +27,9 @@ struct NotesFolders {
     /// `$XDG_DATA_HOME/gapscope/notes` (an absolute XDG_DATA_HOME only, as the XDG base directory rules say),
     /// else `$HOME/.local/share/gapscope/notes`; no program folders. `user` is empty when neither is set.
     static NotesFolders fromEnvironment();
+    /// fromEnvironment() with the program's own folders (bundledDemoFolders()): where the viewer, `export`,
+    /// `whatif --note` and `diff --note` all look for a trace's notes, so that they agree on the demo's.
+    static NotesFolders ofThisProgram();
 };
 
 /// The sidecar a trace's notes are read from and saved to, and why there.

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "core/annotations/annotation_store.h"
 #include "tests/cli/cli_run.h"
+#include "tests/cli/loader_note.h"
 #include "tests/temp_dir.h"
 #include "tests/test_paths.h"
 
@@ -36,12 +37,7 @@ std::string traceWithNote(const test::TempDir& dir)
     std::string trace = dir.file("before.json.gz");
     std::filesystem::copy_file(kResnet0, trace);
     AnnotationStore store = AnnotationStore::openForTrace(trace);
-    Annotation note;
-    note.id = "loader";
-    note.title = "The data loader holds the main thread";
-    note.start = 0;
-    note.end = 1;
-    store.add(note);
+    store.add(test::loaderNote());
     EXPECT_TRUE(store.save());
     return trace;
 }

@@ -131,7 +131,7 @@ const ExplainCase kCases[] = {
         { "Host-bound gap of 10.40 µs: `DataLoader.__next__`" },
         { "The GPU waited 10.40 µs while the launching thread (thread 101) was in `DataLoader.__next__`",
             "The next GPU op, `relu_b`, was launched by `cudaLaunchKernel` only 10.20 µs after the gap began" },
-        { "Gap of 10.40 µs on GPU 0", "1.000 µs into the gpu window", "86.7 % of the window (12.00 µs)",
+        { "Gap of 10.40 µs on GPU 0", "starting +2.000 µs from the trace start", "86.7 % of the gpu window (12.00 µs)",
             "GPU utilization over the window: 13.3 %", "Step time p50 13.50 µs over 1 step." },
         { "CPU-side `DataLoader.__next__` starves the GPU" },
         { "Overlap `DataLoader.__next__` with GPU work (more data-loader workers, prefetching, pinned memory",
@@ -140,14 +140,15 @@ const ExplainCase kCases[] = {
         { "Sync gap of 11.00 µs: `cudaDeviceSynchronize`" },
         { "The GPU sat idle for 11.00 µs after a blocking `cudaDeviceSynchronize` on thread 101 (begun 49.70 µs "
           "before the gap, lasting 49.80 µs)" },
-        { "Gap of 11.00 µs on GPU 0", "18.0 % of the window (61.00 µs)" },
+        { "Gap of 11.00 µs on GPU 0", "starting +49.90 µs from the trace start",
+            "18.0 % of the gpu window (61.00 µs)" },
         { "A blocking `cudaDeviceSynchronize` drains the queue" },
         { "Remove or defer the `cudaDeviceSynchronize`", "compare the step time" } },
     { "Launch", buildLaunch, 11000, 14000, GapCause::Launch, 6000, 19000,
         { "Launch-bound stretch: 4 kernels shorter than their launch" },
         { "3 consecutive gaps of at most 30.00 µs (9.000 µs idle in all, over 13.00 µs) separate 4 kernels; 4 "
           "kernels are shorter than their launch cost (kernel p50 2.000 µs, launch call p50 5.000 µs)" },
-        { "9.000 µs of launch gaps over 13.00 µs on GPU 0", "20.5 % of the window (44.00 µs)" },
+        { "9.000 µs of launch gaps over 13.00 µs on GPU 0", "20.5 % of the gpu window (44.00 µs)" },
         { "4 kernels shorter than their launch cost" },
         { "CUDA graph", "fuse the small kernels",
             "The most it can win here is the launch idle time, 9.000 µs (69.2 % of the stretch)" } },
@@ -165,7 +166,7 @@ const ExplainCase kCases[] = {
         { "Gap of 50.00 µs on GPU 0" }, { "a slow producer or a late peer" }, { "rank skew" } },
     { "Unknown", buildUnknown, 2000, 5000, GapCause::Unknown, 2000, 5000, { "Unexplained gap of 3.000 µs" },
         { "The GPU was idle 3.000 µs before `volta_sgemm_128x64_tn`", "no launch information" },
-        { "Gap of 3.000 µs on GPU 0", "60.0 % of the window (5.000 µs)" }, { "Unknown until the launching side" },
+        { "Gap of 3.000 µs on GPU 0", "60.0 % of the gpu window (5.000 µs)" }, { "Unknown until the launching side" },
         { "ProfilerActivity.CPU", "GapScope capture" }, false },
 };
 

@@ -2,6 +2,7 @@
 #include "core/annotations/notes_folders.h"
 
 #include "core/annotations/annotation_store.h"
+#include "tests/scoped_environment.h"
 #include "tests/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -17,36 +18,9 @@
 namespace gapscope {
 namespace {
 
+using test::ScopedEnvironment;
 using test::TempDir;
 using test::writeWholeFile;
-
-/// Sets an environment variable for one test and puts the old value back.
-class ScopedEnvironment {
-public:
-    ScopedEnvironment(const char* name, const char* value)
-        : m_name(name)
-    {
-        if (const char* old = std::getenv(name))
-            m_old = old;
-        if (value)
-            ::setenv(name, value, 1);
-        else
-            ::unsetenv(name);
-    }
-    ~ScopedEnvironment()
-    {
-        if (m_old)
-            ::setenv(m_name, m_old->c_str(), 1);
-        else
-            ::unsetenv(m_name);
-    }
-    ScopedEnvironment(const ScopedEnvironment&) = delete;
-    ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-
-private:
-    const char* m_name;
-    std::optional<std::string> m_old;
-};
 
 Annotation note(const std::string& title)
 {
