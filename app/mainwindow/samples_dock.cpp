@@ -64,8 +64,9 @@ void SamplesDock::showSelection()
     m_model->setRange(m_trace, range->first, range->second);
     const std::size_t count = m_model->sampleCount();
     const QString duration = models::durationText(range->second - range->first);
-    m_header->setText(count == 1 ? tr("1 CPU sample in the selected range (%1), callers first:").arg(duration)
-                                 : tr("%1 CPU samples in the selected range (%2), callers first:").arg(count).arg(duration));
+    m_header->setText(count == 1
+            ? tr("1 CPU sample in the selected range (%1), callers first:").arg(duration)
+            : tr("%1 CPU samples in the selected range (%2), callers first:").arg(count).arg(duration));
     // One sampled thread: its functions are what there is to read.
     if (m_model->rowCount() == 1)
         m_tree->expand(m_model->index(0, 0));

@@ -31,7 +31,8 @@ TEST(SamplesDock, ASelectedRangeOfSaxpyTopDownRowByRowAsItIsExpanded)
     app::SamplesDock* dock = window.samplesDock();
     SampleTreeModel* model = dock->model();
     EXPECT_EQ(model->rowCount(), 0);
-    EXPECT_TRUE(dock->header()->text().startsWith(QStringLiteral("Select a range"))) << dock->header()->text().toStdString();
+    EXPECT_TRUE(dock->header()->text().startsWith(QStringLiteral("Select a range")))
+        << dock->header()->text().toStdString();
 
     window.timelineState()->selectRange(timeline::TimeRange { 1'000'000'000, 1'100'000'000 });
     QApplication::processEvents();

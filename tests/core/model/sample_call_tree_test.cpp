@@ -29,8 +29,8 @@ TEST(SampleCallTree, SaxpysSamplesInARangeTopDownAsSqlCountsThem)
     const auto [first, last] = samplesIn(thread, 1'000'000'000, 1'100'000'000);
     ASSERT_EQ(last - first, 492u); // SELECT count(*) FROM COMPOSITE_EVENTS WHERE start >= 1e9 AND start < 1.1e9
     const std::vector<ChainCount> chains = chainCounts(thread, first, last);
-    EXPECT_EQ(std::accumulate(chains.begin(), chains.end(), 0u,
-                  [](std::uint32_t n, const ChainCount& c) { return n + c.count; }),
+    EXPECT_EQ(std::accumulate(
+                  chains.begin(), chains.end(), 0u, [](std::uint32_t n, const ChainCount& c) { return n + c.count; }),
         492u);
 
     // The roots: each sample's SAMPLING_CALLCHAINS row of the largest stackDepth, grouped by symbol and module,
@@ -38,8 +38,8 @@ TEST(SampleCallTree, SaxpysSamplesInARangeTopDownAsSqlCountsThem)
     // std::abs(double) 36 ... [Broken backtraces] 2, MPID_ST_progress_irecv 1.
     const std::vector<CallTreeNode> roots = callTreeLevel(trace.samples(), chains, 0);
     ASSERT_EQ(roots.size(), 18u);
-    EXPECT_EQ(std::accumulate(roots.begin(), roots.end(), 0u,
-                  [](std::uint32_t n, const CallTreeNode& r) { return n + r.total; }),
+    EXPECT_EQ(std::accumulate(
+                  roots.begin(), roots.end(), 0u, [](std::uint32_t n, const CallTreeNode& r) { return n + r.total; }),
         492u);
     EXPECT_EQ(functionOf(trace, roots[0]), "main");
     EXPECT_EQ(roots[0].total, 209u);
@@ -91,9 +91,8 @@ TEST(SampleCallTree, ARecursiveCallIsANodeOfItsOwnAndAnEmptyChainIsNoNode)
     const std::uint32_t recursive = samples.addChain(aba);
     const std::uint32_t plain = samples.addChain(ab);
     const std::uint32_t none = samples.addChain({});
-    samples.threads()[samples.thread(p, 7)].samples
-        = { { .time = 1, .callchain = recursive }, { .time = 2, .callchain = plain },
-              { .time = 3, .callchain = recursive }, { .time = 4, .callchain = none } };
+    samples.threads()[samples.thread(p, 7)].samples = { { .time = 1, .callchain = recursive },
+        { .time = 2, .callchain = plain }, { .time = 3, .callchain = recursive }, { .time = 4, .callchain = none } };
     const Trace trace = std::move(builder).finish();
     const ThreadSamples& thread = trace.samples().threads()[0];
     const std::vector<ChainCount> chains = chainCounts(thread, 0, 4);
