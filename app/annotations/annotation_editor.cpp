@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/annotations/annotation_editor.h"
+#include "app/models/string_view_text.h"
 
 #include "app/annotations/annotation_controller.h"
 #include "app/annotations/note_measure_panel.h"
@@ -22,17 +23,14 @@ namespace gapscope::app {
 
 namespace {
 
+using models::fromView;
+
 constexpr AnnotationStatus kStatuses[] = { AnnotationStatus::Open, AnnotationStatus::Supported,
     AnnotationStatus::Refuted, AnnotationStatus::Inconclusive };
 
 // Okabe-Ito: told apart by people with any common colour-vision deficiency.
 const char* const kColours[]
     = { "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#999999" };
-
-QString fromView(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 QIcon swatch(const QColor& colour)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/annotations/note_measure_panel.h"
+#include "app/models/string_view_text.h"
 
 #include "app/annotations/annotation_controller.h"
 #include "core/io/trace_file.h"
@@ -18,10 +19,7 @@ namespace gapscope::app {
 
 namespace {
 
-QString fromView(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
+using models::fromView;
 
 /// The after trace as the sidecar keeps it: relative to the BASE trace's folder (as `gapscope diff --note` writes
 /// it), so that the two files can move together.

@@ -95,7 +95,7 @@ bool ImageExportController::exportTo(const picture::ExportImageChoice& choice)
             source->collapse.devices.insert(row.device->value);
     }
     source->gapThreshold = m_view->gapThreshold();
-    source->origin = state->bounds().first;
+    source->origin = state->origin();
     if (!m_loaded.files.empty()) {
         source->traceName = QFileInfo(QString::fromStdString(m_loaded.files.front())).fileName();
         if (m_loaded.files.size() > 1)

@@ -160,7 +160,7 @@ void JobSession::showJob(std::shared_ptr<const timeline::JobData> job)
     m_overview->setJob(m_job);
     m_overview->setVisible(m_job != nullptr);
     const TimeNs origin
-        = m_loaded.trace ? m_state->bounds().first : (m_job && m_job->timeSpan() ? m_job->timeSpan()->first : 0);
+        = m_loaded.trace ? m_state->origin() : (m_job && m_job->timeSpan() ? m_job->timeSpan()->first : 0);
     m_ranksDock->setJob(m_job, origin);
     // Summaries have no gaps or kernels to list: their figures are the Ranks dock's.
     if (m_job && m_job->fromSummaries)
@@ -239,7 +239,7 @@ QString JobSession::collectiveDetailsHtml(std::size_t collective) const
 {
     const MatchedCollective& c = m_job->analysis.collectives[collective];
     const TimeNs origin
-        = m_loaded.trace ? m_state->bounds().first : m_job->timeSpan().value_or(std::pair<TimeNs, TimeNs> {}).first;
+        = m_loaded.trace ? m_state->origin() : m_job->timeSpan().value_or(std::pair<TimeNs, TimeNs> {}).first;
     TimeNs last = c.firstArrival();
     for (const auto& arrival : c.arrivals) {
         if (arrival)

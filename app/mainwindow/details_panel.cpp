@@ -69,7 +69,7 @@ void DetailsPanel::refresh()
         showSummary();
         return;
     }
-    const TimeNs origin = m_state->bounds().first;
+    const TimeNs origin = m_state->origin();
     if (const auto event = m_state->selectedEvent()) {
         m_browser->setHtml(models::eventDetailsHtml(*m_loaded.trace, *event, origin));
     } else if (const auto gap = m_state->selectedGap(); gap && m_analysis.result) {

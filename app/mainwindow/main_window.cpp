@@ -15,6 +15,7 @@
 #include "app/mainwindow/main_menus.h"
 #include "app/mainwindow/partial_load_controller.h"
 #include "app/mainwindow/recent_files_menu.h"
+#include "app/mainwindow/samples_dock.h"
 #include "app/mainwindow/search_bar.h"
 #include "app/mainwindow/trace_loader.h"
 #include "app/mainwindow/window_selector.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_analysisDocks = new AnalysisDocks(this, m_view);
     m_comparison = new ComparisonController(this, m_view, m_loader, options);
     m_details = new DetailsPanel(this, state, m_loader, options, m_analysisDocks->gapsDock());
+    m_samples = new SamplesDock(this, state);
     m_annotations = new AnnotationSession(this, m_view, state, m_analysisDocks->gapsDock());
     arrangeDocks();
     // Owned by the window (a child), reached with findChild: it only listens to the window's signals.
@@ -103,6 +105,8 @@ void MainWindow::arrangeDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_comparison->dockWidget());
     tabifyDockWidget(kernels, m_comparison->dockWidget());
     addDockWidget(Qt::RightDockWidgetArea, details);
+    addDockWidget(Qt::BottomDockWidgetArea, m_samples->dockWidget());
+    tabifyDockWidget(kernels, m_samples->dockWidget());
     addDockWidget(Qt::BottomDockWidgetArea, m_annotations->dockWidget());
     tabifyDockWidget(kernels, m_annotations->dockWidget());
     addDockWidget(Qt::RightDockWidgetArea, m_annotations->editorDockWidget());
@@ -227,6 +231,7 @@ void MainWindow::onLoadFinished(const LoadOutcome& outcome)
     m_analysis = {};
     m_loaded = outcome.loaded;
     m_details->setTrace(m_loaded);
+    m_samples->setTrace(m_loaded.trace);
     m_windowSelector->setSelectedRange(std::nullopt);
     m_view->setTrace(m_loaded);
     m_job->setTrace(m_loaded);
@@ -283,6 +288,7 @@ void MainWindow::onJobShown()
     m_loaded = {};
     m_analysis = {};
     m_details->setTrace(m_loaded);
+    m_samples->setTrace(nullptr);
     m_annotations->setTrace(m_loaded);
     m_search->setTrace(nullptr);
     m_loadStatus->showCutShort(nullptr);

@@ -23,6 +23,7 @@ class AnalysisDocks;
 class AnnotationSession;
 class ComparisonController;
 class DetailsPanel;
+class SamplesDock;
 class ImageExportController;
 class JobSession;
 class LoadStatus;
@@ -66,6 +67,7 @@ public:
     /// The Gaps and Kernels docks.
     AnalysisDocks* analysisDocks() const { return m_analysisDocks; }
     DetailsPanel* details() const { return m_details; }
+    SamplesDock* samplesDock() const { return m_samples; }
     /// The job of several ranks: Job overview, Ranks dock.
     JobSession* jobSession() const { return m_job; }
     /// The notes of the trace on screen: Annotations and Note docks, undo, explain a gap, export.
@@ -110,6 +112,7 @@ private:
     AnalysisDocks* m_analysisDocks = nullptr;
     ComparisonController* m_comparison = nullptr;
     DetailsPanel* m_details = nullptr;
+    SamplesDock* m_samples = nullptr;
     AnnotationSession* m_annotations = nullptr;
     SearchBar* m_search = nullptr;
     PartialLoadController* m_partialLoad = nullptr;

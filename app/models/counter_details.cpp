@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/models/counter_details.h"
+#include "app/models/string_view_text.h"
 
 #include "app/models/event_details.h"
 #include "app/timeline/counter_painter.h"
@@ -12,14 +13,7 @@
 
 namespace gapscope::models {
 
-namespace {
-
-QString fromView(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-} // namespace
+namespace { } // namespace
 
 QString counterTooltip(const Trace& trace, const std::vector<std::uint32_t>& tracks, TimeNs t0, TimeNs t1)
 {

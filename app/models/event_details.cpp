@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/models/event_details.h"
+#include "app/models/string_view_text.h"
 
 #include "app/models/counter_details.h"
 
@@ -15,11 +16,6 @@
 namespace gapscope::models {
 
 namespace {
-
-QString fromView(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 QString escaped(const QString& text)
 {

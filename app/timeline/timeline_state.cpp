@@ -15,9 +15,10 @@ TimelineState::TimelineState(QObject* parent)
     : QObject(parent)
 { }
 
-void TimelineState::reset(TimeNs start, TimeNs end)
+void TimelineState::reset(TimeNs start, TimeNs end, std::optional<TimeNs> origin)
 {
     m_bounds = { start, std::max(end, start + 1) };
+    m_origin = origin.value_or(start);
     m_visible = m_bounds;
     m_back.clear();
     m_forward.clear();

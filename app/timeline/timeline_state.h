@@ -29,9 +29,13 @@ public:
 
     explicit TimelineState(QObject* parent = nullptr);
 
-    /// New trace: the whole [start, end) is visible, history and selection are cleared.
-    void reset(TimeNs start, TimeNs end);
+    /// New trace: the whole [start, end) is visible, history and selection are cleared. Times are shown from
+    /// `origin` (the first event, which samples or counters taken earlier may precede), or from `start`.
+    void reset(TimeNs start, TimeNs end, std::optional<TimeNs> origin = std::nullopt);
+    /// What Fit Whole Trace shows and navigation stays within: everything drawn (core/model/view_extent.h).
     TimeRange bounds() const { return m_bounds; }
+    /// The time shown as 0 (rulers, tooltips, Details): the trace's first event.
+    TimeNs origin() const { return m_origin; }
     TimeRange visibleRange() const { return m_visible; }
     void setVisibleRange(TimeRange range, History history);
 
@@ -61,6 +65,7 @@ private:
     void pushHistory();
 
     TimeRange m_bounds { 0, 1 };
+    TimeNs m_origin = 0;
     TimeRange m_visible { 0, 1 };
     std::vector<TimeRange> m_back;
     std::vector<TimeRange> m_forward;

@@ -5,6 +5,7 @@
 #include "app/models/event_details.h"
 #include "app/timeline/annotation_layer.h"
 #include "app/timeline/geometry/hit_test.h"
+#include "core/model/view_extent.h"
 
 #include <QCursor>
 #include <QHelpEvent>
@@ -66,8 +67,12 @@ void TimelineView::setTrace(const LoadedTrace& loaded)
     m_cache.clear();
     rebuildLayout();
     verticalScrollBar()->setValue(0);
+    // Fit Whole Trace shows the samples and counters taken before the first event or after the last too; times
+    // stay counted from the first event.
+    const auto extent = m_loaded.trace ? drawnExtent(*m_loaded.trace) : std::nullopt;
     const auto span = m_loaded.trace ? m_loaded.trace->timeSpan() : std::nullopt;
-    m_state->reset(span ? span->first : 0, span ? span->second : 1);
+    m_state->reset(extent ? extent->first : 0, extent ? extent->second : 1,
+        span ? std::optional<TimeNs>(span->first) : std::nullopt);
     viewport()->update();
 }
 
@@ -151,7 +156,7 @@ TimelineScene TimelineView::scene() const
     s.analysis = m_analysis.result.get();
     s.gaps = m_analysis.gaps.get();
     s.axis = axis();
-    s.origin = m_state->bounds().first;
+    s.origin = m_state->origin();
     s.width = viewport()->width();
     s.height = viewport()->height();
     s.scrollY = verticalScrollBar()->value();
@@ -429,7 +434,7 @@ QString TimelineView::counterOrSampleTooltip(const QPoint& pos) const
     // Ticks are a pixel wide: the samples within a few pixels count as under the pointer.
     constexpr double kTolerancePx = 3.0;
     return models::sampleTooltip(*m_loaded.trace, *row.samples, axis().xToTime(x - kTolerancePx),
-        axis().xToTime(x + kTolerancePx + 1), axis().xToTime(x), m_state->bounds().first);
+        axis().xToTime(x + kTolerancePx + 1), axis().xToTime(x), m_state->origin());
 }
 
 int TimelineView::lanesTop() const
@@ -587,7 +592,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
             m_hovered = hovered;
             viewport()->update();
             if (m_hovered)
-                emit hoverMessage(models::eventTooltip(*m_loaded.trace, *m_hovered, m_state->bounds().first)
+                emit hoverMessage(models::eventTooltip(*m_loaded.trace, *m_hovered, m_state->origin())
                                       .replace(QLatin1Char('\n'), QStringLiteral(" \u00b7 ")));
         }
     }
@@ -729,7 +734,7 @@ bool TimelineView::viewportEvent(QEvent* event)
         return QAbstractScrollArea::viewportEvent(event);
     auto* help = static_cast<QHelpEvent*>(event);
     const QPoint pos = help->pos();
-    const TimeNs origin = m_state->bounds().first;
+    const TimeNs origin = m_state->origin();
     QString text;
     if (pos.y() < kRulerHeight && pos.x() >= m_labelWidth) {
         const TimeNs t = axis().xToTime(pos.x() - m_labelWidth);

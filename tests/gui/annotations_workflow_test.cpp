@@ -211,7 +211,7 @@ TEST(AnnotationsWorkflowTest, ClickingANoteZoomsToItsRangeAndDeleteIsUndoable)
     session->annotateSelectionAction()->trigger();
     const QString rangeId = session->controller()->selectedId();
     ASSERT_FALSE(rangeId.isEmpty());
-    const TimeNs origin = window.timelineState()->bounds().first;
+    const TimeNs origin = window.timelineState()->origin();
     EXPECT_EQ(QString::fromStdString(session->controller()->find(rangeId)->title),
         QStringLiteral("Range of %1 at %2")
             .arg(models::durationText(5'000'000), models::relativeTime(rangeStart, origin)));

@@ -200,7 +200,7 @@ TEST_F(CompareViewTest, DiffCountsTimesFromTheTraceStartAsTheRulerAndTheGapsDock
     }
     ASSERT_TRUE(longestStart);
     const QString expected
-        = QString::fromStdString(formatRelativeTime(*longestStart, m_window.timelineState()->bounds().first));
+        = QString::fromStdString(formatRelativeTime(*longestStart, m_window.timelineState()->origin()));
     const QTableWidget* gaps = m_window.comparison()->dock()->gapsTable();
     ASSERT_EQ(gaps->horizontalHeaderItem(2)->text(), QStringLiteral("Start (from trace start)"));
     QString start;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What the timeline shows of a trace's memory and CPU samples, on real traces: the BERT trace's GPU memory lane
 // (allocated filled up to its largest Total Allocated, reserved above it) and saxpy's sample strip (a tick where
-// the thread was sampled, and a tooltip naming the sampled frames).
+// the thread was sampled, and a tooltip naming the sampled frames; Fit Whole Trace shows the samples before its
+// first event).
 #include "app/mainwindow/main_window.h"
 #include "app/timeline/counter_painter.h"
 #include "app/timeline/timeline_state.h"
@@ -112,6 +113,33 @@ TEST_F(EvidenceLanes, ASampledThreadHasATickWhereItWasSampledAndTheTooltipNamesT
     EXPECT_GT(qGray(beside), 200) << "no tick 20 px (about 3.5 us) away";
     const QString tip = tooltipAt(QPoint(column, strip + 2));
     EXPECT_TRUE(tip.startsWith(QStringLiteral("CPU sample at"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("\n_dl_relocate_object (/lib64/ld-2.31.so)"))) << tip.toStdString();
+}
+
+TEST_F(EvidenceLanes, FitWholeTraceShowsTheSamplesTakenBeforeTheFirstEvent)
+{
+    ASSERT_NO_FATAL_FAILURE(open(kSaxpy));
+    TimelineView* view = window.timelineView();
+    view->zoomBy(8.0);
+    view->fitAll();
+    QApplication::processEvents();
+    // Nsight Systems sampled saxpy from 24,479,746 ns (SELECT min(start) FROM COMPOSITE_EVENTS), 40.6 ms before
+    // its first event, the NVTX range at 65,117,824 (SELECT min(start) FROM NVTX_EVENTS WHERE end IS NOT NULL);
+    // the last end is that of the NVTX range ending at 2,088,944,716. Times still count from the first event.
+    constexpr TimeNs kFirstSample = 24'479'746;
+    EXPECT_EQ(view->state()->visibleRange(), (TimeRange { kFirstSample, 2'088'944'716 }));
+    EXPECT_EQ(view->state()->origin(), 65'117'824);
+    const auto lane = std::find_if(view->layout().rows().begin(), view->layout().rows().end(),
+        [](const LayoutRow& row) { return row.kind == RowKind::ThreadLane && row.samples; });
+    ASSERT_NE(lane, view->layout().rows().end());
+    const TimelineScene scene = view->scene();
+    const int column = static_cast<int>(scene.axis.timeToX(kFirstSample)) + scene.labelWidth;
+    EXPECT_EQ(column, scene.labelWidth);
+    const int strip = TimelinePainter::contentYToScreen(scene, *view->layout().sampleStripTop(*lane));
+    const QImage image = view->canvas()->grab().toImage();
+    EXPECT_LT(qGray(image.pixel(column, strip + 2)), 140) << "the first sample's tick at the left edge";
+    const QString tip = tooltipAt(QPoint(column, strip + 2));
+    EXPECT_TRUE(tip.contains(QStringLiteral("at -40.6"))) << tip.toStdString();
     EXPECT_TRUE(tip.contains(QStringLiteral("\n_dl_relocate_object (/lib64/ld-2.31.so)"))) << tip.toStdString();
 }
 

@@ -44,7 +44,7 @@ inline picture::PictureRequest viewRequest(const app::MainWindow& window, int wi
     request.analysis = scene.analysis;
     request.gaps = scene.gaps;
     std::tie(request.start, request.end) = window.timelineState()->visibleRange();
-    request.origin = window.timelineState()->bounds().first;
+    request.origin = window.timelineState()->origin();
     request.rangeName = QStringLiteral("view");
     request.width = width;
     request.height = height;

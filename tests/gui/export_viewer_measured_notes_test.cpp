@@ -64,7 +64,7 @@ TEST(ExportViewerMeasuredNotes, PictureCarriesTheMeasuredVerdictAsTheCommandLine
         = std::make_shared<timeline::GapOverlay>(*source.analysis.result, source.loaded.trace->devices().size());
     source.annotations = window.annotations()->controller()->annotations();
     source.gapThreshold = window.timelineView()->gapThreshold();
-    source.origin = window.timelineState()->bounds().first;
+    source.origin = window.timelineState()->origin();
     source.traceName = QFileInfo(QString::fromStdString(before)).fileName();
     auto request = picture::viewPictureRequest(source, choice);
     ASSERT_TRUE(request.has_value());
