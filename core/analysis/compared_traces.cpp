@@ -64,6 +64,16 @@ Trace combineComparedTraces(const ComparedTraces& compared)
             e.end += compared.newOffset;
         }
     }
+    // NEW's samples and counter points move with its events, or its memory lane would sit hours away on BASE's
+    // clock (runs recorded on different days) and Fit Whole Trace would span both clocks.
+    for (ThreadSamples& thread : shifted.samples().threads()) {
+        for (CpuSample& sample : thread.samples)
+            sample.time += compared.newOffset;
+    }
+    for (CounterTrack& track : shifted.counters().tracks()) {
+        for (CounterPoint& point : track.points)
+            point.time += compared.newOffset;
+    }
     combined.append(std::move(shifted));
     return std::move(combined).finish();
 }

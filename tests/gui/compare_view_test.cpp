@@ -14,6 +14,7 @@
 #include "core/annotations/note_measurement.h"
 #include "core/io/trace_file.h"
 #include "core/model/time_format.h"
+#include "core/model/view_extent.h"
 #include "gui/main_window_test_support.h"
 #include "tests/test_paths.h"
 
@@ -291,3 +292,23 @@ TEST_F(CompareViewTest, DeviceRowSelectsTheDevicesGapBandsInBothBlocks)
 }
 
 } // namespace
+
+TEST_F(CompareViewTest, NewsMemoryPointsMoveWithItsEventsSoTheWholeTraceSpansOneClock)
+{
+    const auto compared = m_window.loadedTrace().comparison;
+    ASSERT_NE(compared, nullptr);
+    const Trace base = load(kBase);
+    const Trace fresh = load(kNew);
+    const auto baseExtent = drawnExtent(base);
+    const auto freshExtent = drawnExtent(fresh);
+    ASSERT_TRUE(baseExtent && freshExtent);
+    // The ResNet-50 traces carry [memory] events, read as counter points, on their own clocks a day apart.
+    ASSERT_FALSE(fresh.counters().empty());
+    const TimeNs off = compared->newOffset;
+    const TimeRange expected { std::min(baseExtent->first, freshExtent->first + off),
+        std::max(baseExtent->second, freshExtent->second + off) };
+    EXPECT_EQ(drawnExtent(*m_window.trace()), std::make_optional(expected));
+    m_window.timelineView()->fitAll();
+    EXPECT_EQ(m_window.timelineView()->state()->visibleRange(), expected);
+    EXPECT_LT(expected.second - expected.first, 5'000'000'000); // two runs of about 1 s each, not 19 hours
+}
