@@ -7,6 +7,7 @@
 #include "app/annotations/annotation_editor.h"
 #include "app/annotations/annotation_list_model.h"
 #include "app/annotations/annotations_dock.h"
+#include "app/annotations/note_measure_panel.h"
 #include "app/mainwindow/gaps_dock.h"
 #include "app/models/event_details.h"
 #include "app/timeline/timeline_view.h"
@@ -148,6 +149,10 @@ void AnnotationSession::setTrace(const timeline::LoadedTrace& loaded)
     const TimeNs origin = span ? span->first : 0;
     m_dock->model()->setOrigin(origin);
     m_editor->setTrace(notesTrace(), {}, origin);
+    // In a comparison the run to measure a note against is most likely NEW: Measure against… offers it.
+    const bool compared = loaded.comparison && !loaded.comparison->newFiles.empty();
+    m_editor->measurePanel()->setComparedTrace(
+        compared ? QString::fromStdString(loaded.comparison->newFiles.front()) : QString());
     updateMarks();
     updateActions();
 }

@@ -56,10 +56,8 @@ NoteMeasurePanel::NoteMeasurePanel(AnnotationController* controller, QWidget* pa
     layout->addLayout(buttons);
     layout->addWidget(m_result);
     connect(m_measure, &QPushButton::clicked, this, [this] {
-        // From the folder of the note's trace, where the runs of an experiment usually lie.
         const QString file = QFileDialog::getOpenFileName(this, tr("Measure the note against (after trace)"),
-            QFileInfo(noteTracePath(m_id)).absolutePath(),
-            tr("Traces (*.json *.json.gz *.gz *.gapscope *.sqlite *.nsys-rep *.qdrep);;All files (*)"));
+            dialogStart(), tr("Traces (*.json *.json.gz *.gz *.gapscope *.sqlite *.nsys-rep *.qdrep);;All files (*)"));
         if (!file.isEmpty())
             measureAgainst(file);
     });
@@ -128,6 +126,13 @@ void NoteMeasurePanel::measureAgainst(const QString& afterPath)
             updateView();
             emit measured();
         });
+}
+
+QString NoteMeasurePanel::dialogStart() const
+{
+    if (!m_comparedTrace.isEmpty())
+        return QFileInfo(m_comparedTrace).absoluteFilePath();
+    return QFileInfo(noteTracePath(m_id)).absolutePath();
 }
 
 QString NoteMeasurePanel::noteTracePath(const QString& id) const

@@ -28,6 +28,11 @@ public:
 
     /// The trace the notes are on (BASE, as read) and the viewer's analysis options.
     void setTrace(std::shared_ptr<const Trace> before, const AnalysisOptions& options);
+    /// The NEW trace of the comparison on screen ("" for none): what Measure against… offers first.
+    void setComparedTrace(const QString& newTrace) { m_comparedTrace = newTrace; }
+    /// Where Measure against…'s file dialog opens: the NEW trace being compared, chosen already, else the folder
+    /// of the note's trace (where the runs of an experiment usually lie).
+    QString dialogStart() const;
     /// The note shown ("" for none).
     void setAnnotation(const QString& id);
     /// Reads `afterPath` and measures the note shown against it (off the GUI thread); measured() or
@@ -55,6 +60,7 @@ private:
     std::shared_ptr<const Trace> m_before;
     AnalysisOptions m_options;
     QString m_id;
+    QString m_comparedTrace;
     std::optional<NoteMeasurement> m_measurement;
     QString m_measuredId;
     QPushButton* m_measure;

@@ -4,8 +4,10 @@
 #include "core/analysis/compare_text.h"
 #include "core/model/time_format.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -86,6 +88,9 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent)
     table->setSelectionMode(QAbstractItemView::SingleSelection);
     table->verticalHeader()->setVisible(false);
     table->horizontalHeader()->setStretchLastSection(true);
+    // Rows as high as a line of text: the style's default is half as high again.
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     return table;
 }
 
@@ -130,11 +135,25 @@ DiffDock::DiffDock(QWidget* parent)
     m_tabs->addTab(m_kernels, tr("Kernels"));
     m_tabs->addTab(m_gaps, tr("Longest gaps"));
     m_tabs->addTab(m_warnings, tr("Warnings"));
-    auto* layout = new QVBoxLayout(this);
+    // The verdict and the window's rules beside the tables, not above them: in a dock a quarter of the window
+    // high, lines above left the tables three rows.
+    auto* lines = new QWidget;
+    auto* linesLayout = new QVBoxLayout(lines);
+    linesLayout->setContentsMargins(0, 0, 4, 0);
+    linesLayout->addWidget(m_verdict);
+    linesLayout->addWidget(m_window);
+    linesLayout->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(lines);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(220);
+    scroll->setMaximumWidth(380);
+    auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_verdict);
-    layout->addWidget(m_window);
-    layout->addWidget(m_tabs, 1);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(m_tabs, 3);
     connect(m_kernels, &QTableWidget::cellClicked, this, [this](int row, int) {
         if (const QTableWidgetItem* item = m_kernels->item(row, 0))
             emit kernelActivated(item->data(kRowRole).toString());

@@ -64,13 +64,25 @@ QRgb JobOverviewPainter::colourOf(float utilization)
 int JobOverviewPainter::preferredHeight(std::size_t ranks)
 {
     const int rows = static_cast<int>(std::min<std::size_t>(ranks * kMaxRowHeight, kMaxRowsHeight));
-    return kMarkerHeight + std::max(rows, 8) + 2;
+    return kMarkerHeight + std::max(rows, 8) + kLegendHeight + 2;
 }
 
 QRect JobOverviewPainter::rowsRect(const JobOverviewScene& scene)
 {
     return QRect(scene.rect.left(), scene.rect.top() + kMarkerHeight, scene.rect.width(),
-        std::max(0, scene.rect.height() - kMarkerHeight - 2));
+        std::max(0, scene.rect.height() - kMarkerHeight - kLegendHeight - 2));
+}
+
+QRect JobOverviewPainter::legendRect(const JobOverviewScene& scene)
+{
+    return QRect(scene.rect.left(), scene.rect.bottom() - 1 - kLegendHeight, scene.rect.width(), kLegendHeight);
+}
+
+QRect JobOverviewPainter::legendRampRect(const JobOverviewScene& scene)
+{
+    // In the time area, after the caption that the label column holds.
+    const QRect legend = legendRect(scene);
+    return QRect(scene.timeLeft + 34, legend.top() + 4, 120, legend.height() - 8);
 }
 
 double JobOverviewPainter::rowHeight(const JobOverviewScene& scene)
@@ -158,6 +170,7 @@ void JobOverviewPainter::paint(QPainter& painter, const JobOverviewScene& scene)
     paintSelection(painter, scene);
     painter.restore();
     paintLabels(painter, scene);
+    paintLegend(painter, scene);
     painter.setPen(QColor(180, 180, 180));
     painter.drawLine(scene.rect.left(), scene.rect.bottom(), scene.rect.right(), scene.rect.bottom());
 }
@@ -305,6 +318,44 @@ void JobOverviewPainter::paintLabels(QPainter& painter, const JobOverviewScene& 
         const double y = rows.top() + h * static_cast<double>(*straggler);
         painter.fillRect(QRectF(labels.left() + 3, y, 6, std::max(h, 2.0)), kStraggler);
     }
+}
+
+void JobOverviewPainter::paintLegend(QPainter& painter, const JobOverviewScene& scene) const
+{
+    const QRect legend = legendRect(scene);
+    painter.fillRect(legend, QColor(250, 250, 250));
+    QFont font = painter.font();
+    font.setPixelSize(11);
+    painter.setFont(font);
+    painter.setPen(QColor(40, 40, 40));
+    // Each cell is the share of its time bin that the rank's GPUs were busy (the utilization's rule, per bin).
+    painter.drawText(QRect(legend.left() + 6, legend.top(), scene.timeLeft - legend.left() - 8, legend.height()),
+        Qt::AlignVCenter | Qt::AlignRight, QStringLiteral("colour: GPU busy share per time bin"));
+    const QRect ramp = legendRampRect(scene);
+    const QRect left(scene.timeLeft, legend.top(), ramp.left() - scene.timeLeft - 4, legend.height());
+    painter.drawText(left, Qt::AlignVCenter | Qt::AlignRight, QStringLiteral("0 %"));
+    for (int x = 0; x < ramp.width(); ++x) {
+        const float share = ramp.width() > 1 ? static_cast<float>(x) / static_cast<float>(ramp.width() - 1) : 0.0f;
+        painter.fillRect(QRect(ramp.left() + x, ramp.top(), 1, ramp.height()), QColor(colourOf(share)));
+    }
+    int x = ramp.right() + 5;
+    const QFontMetrics metrics(font);
+    const auto caption = [&](const QString& text) {
+        const int width = metrics.horizontalAdvance(text);
+        painter.setPen(QColor(40, 40, 40));
+        painter.drawText(QRect(x, legend.top(), width + 2, legend.height()), Qt::AlignVCenter | Qt::AlignLeft, text);
+        x += width + 14;
+    };
+    caption(QStringLiteral("100 %"));
+    painter.fillRect(QRect(x, ramp.top(), 14, ramp.height()), kNoData);
+    x += 18;
+    caption(QStringLiteral("no data (outside the rank's window)"));
+    painter.fillRect(QRect(x, ramp.top(), 3, ramp.height()), skewColour(1.0));
+    x += 7;
+    const TimeNs maxSkew = scene.job ? m_maxSkew : 0;
+    caption(maxSkew > 0 ? QStringLiteral("tick: a collective's arrival skew (taller, redder: up to %1)")
+                              .arg(QString::fromStdString(formatDuration(maxSkew)))
+                        : QStringLiteral("tick: a collective's arrival skew"));
 }
 
 } // namespace gapscope::timeline

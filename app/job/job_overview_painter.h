@@ -4,7 +4,7 @@
 // Paints the Job overview: one row per rank, a heatmap of its utilization per time bin (from a precomputed
 // JobHeatmap, never from events), a strip of skew markers (one tick per matched collective, or per pixel column
 // the largest skew among them: height and colour show the skew), the straggler's row marked, and the arrivals of
-// a selected collective. On a widget or an offscreen image (the benchmark).
+// a selected collective; under the rows a legend of the colours. On a widget or an offscreen image (the benchmark).
 
 #include "app/job/job_data.h"
 #include "app/timeline/geometry/time_axis.h"
@@ -33,6 +33,8 @@ struct JobOverviewScene {
 class JobOverviewPainter {
 public:
     static constexpr int kMarkerHeight = 22;
+    /// The legend strip under the rows: what the heatmap's colours and the skew ticks mean.
+    static constexpr int kLegendHeight = 18;
 
     void paint(QPainter& painter, const JobOverviewScene& scene) const;
 
@@ -42,6 +44,9 @@ public:
     static std::optional<std::size_t> rowAt(const JobOverviewScene& scene, int y);
     /// The collective whose marker is under x (the largest skew within `slop` pixels), if any.
     static std::optional<std::size_t> collectiveAt(const JobOverviewScene& scene, int x, int slop = 4);
+    /// The legend strip, and within it the colour ramp (busy share 0 % at its left, 100 % at its right).
+    static QRect legendRect(const JobOverviewScene& scene);
+    static QRect legendRampRect(const JobOverviewScene& scene);
     /// The height the overview wants for a number of ranks.
     static int preferredHeight(std::size_t ranks);
     /// The heatmap colour of a utilization (negative: no data).
@@ -54,6 +59,7 @@ private:
     void paintMarkers(QPainter& painter, const JobOverviewScene& scene) const;
     void paintLabels(QPainter& painter, const JobOverviewScene& scene) const;
     void paintSelection(QPainter& painter, const JobOverviewScene& scene) const;
+    void paintLegend(QPainter& painter, const JobOverviewScene& scene) const;
 
     /// JobHeatmap::id of the heatmap m_image shows.
     mutable std::uint64_t m_imageOf = 0;

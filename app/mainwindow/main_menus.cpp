@@ -21,6 +21,8 @@
 #include <QStatusBar>
 #include <QToolBar>
 
+#include <vector>
+
 namespace gapscope::app {
 
 namespace {
@@ -38,6 +40,18 @@ QStringList askForTraces(MainWindow& window, const QString& title)
 QString askForRunsFolder(MainWindow& window, const QString& title)
 {
     return QFileDialog::getExistingDirectory(&window, title);
+}
+
+/// Actions that need a trace on screen (to export it, to compare it): greyed until one is shown.
+void enableWithTrace(MainWindow& window, std::initializer_list<QAction*> actions)
+{
+    const auto update = [&window, list = std::vector<QAction*>(actions)] {
+        for (QAction* action : list)
+            action->setEnabled(window.trace() != nullptr);
+    };
+    update();
+    QObject::connect(&window, &MainWindow::traceShown, &window, update);
+    QObject::connect(&window, &MainWindow::traceClosed, &window, update);
 }
 
 /// Says what to do when there is no BASE to compare with; true when there is one.
@@ -99,7 +113,9 @@ QAction* buildFileMenu(MainWindow& window)
     file->addSeparator();
     file->addAction(window.annotations()->saveNotesAsAction());
     file->addAction(window.annotations()->exportHypothesesAction());
-    file->addAction(MainWindow::tr("Export &Image..."), window.imageExport(), &ImageExportController::exportImage);
+    QAction* exportImage = file->addAction(
+        MainWindow::tr("Export &Image..."), window.imageExport(), &ImageExportController::exportImage);
+    enableWithTrace(window, { compare, compareRuns, exportImage });
     file->addSeparator();
     QAction* quit = file->addAction(MainWindow::tr("&Quit"), &window, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -300,6 +300,7 @@ void MainWindow::onJobShown()
     m_loadStatus->showFigures(m_loaded, m_analysis);
     m_details->showSummary();
     setWindowTitle(tr("GapScope"));
+    emit traceClosed();
 }
 
 void MainWindow::applyAnalysis(const timeline::AnalysisSnapshot& analysis)

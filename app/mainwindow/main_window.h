@@ -83,6 +83,8 @@ public:
 signals:
     /// A load finished and its trace is on screen.
     void traceShown();
+    /// The trace on screen went (a job's summaries replaced it): nothing is open to export or compare.
+    void traceClosed();
     /// A load failed; the message names the file and the place.
     void loadFailed(const QString& message);
     /// The figures of a new window are shown.

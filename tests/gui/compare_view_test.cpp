@@ -2,6 +2,9 @@
 // File › Compare With… puts NEW under BASE in two titled blocks aligned on the first counted
 // step, and the Diff dock shows what `gapscope diff` computes (verdict, step p50s), with kernel rows that outline
 // the kernel's occurrences in both blocks and device rows that select the device's gap bands in both.
+#include "app/annotations/annotation_editor.h"
+#include "app/annotations/annotation_session.h"
+#include "app/annotations/note_measure_panel.h"
 #include "app/compare/comparison_controller.h"
 #include "app/compare/diff_dock.h"
 #include "app/mainwindow/main_window.h"
@@ -18,11 +21,14 @@
 #include "gui/main_window_test_support.h"
 #include "tests/test_paths.h"
 
+#include <QApplication>
+#include <QFileInfo>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
 
@@ -215,6 +221,38 @@ TEST_F(CompareViewTest, DiffCountsTimesFromTheTraceStartAsTheRulerAndTheGapsDock
     const QString window = m_window.comparison()->dock()->windowLabel()->text();
     EXPECT_FALSE(window.contains(QStringLiteral(") ns"))) << window.toStdString();
     EXPECT_TRUE(window.contains(QStringLiteral("from the trace start"))) << window.toStdString();
+}
+
+TEST_F(CompareViewTest, DiffTablesShowAScreenfulOfRows)
+{
+    // As the window opens (1500 x 900, the docks at their share of it), the Diff dock raised: each table shows
+    // at least six whole rows (seven at this size), not three under the verdict and window lines.
+    QTest::qWait(50);
+    const app::DiffDock* dock = m_window.comparison()->dock();
+    auto* tabs = dock->findChild<QTabWidget*>();
+    ASSERT_NE(tabs, nullptr);
+    ASSERT_TRUE(dock->isVisible());
+    for (QTableWidget* table : { dock->kernelsTable(), dock->gapsTable() }) {
+        tabs->setCurrentWidget(table);
+        QApplication::processEvents();
+        ASSERT_GE(table->rowCount(), 10);
+        int whole = 0;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QRect row = table->visualRect(table->model()->index(r, 0));
+            whole += table->viewport()->rect().contains(row) ? 1 : 0;
+        }
+        EXPECT_GE(whole, 6) << table->horizontalHeaderItem(0)->text().toStdString() << ": " << whole
+                            << " whole rows in a viewport " << table->viewport()->height() << " px high";
+    }
+}
+
+TEST_F(CompareViewTest, MeasureAgainstOffersTheNewTraceBeingCompared)
+{
+    // Its file dialog opens with NEW chosen; a trace alone gives the folder of the note's trace.
+    const app::NoteMeasurePanel* panel = m_window.annotations()->editor()->measurePanel();
+    EXPECT_EQ(panel->dialogStart(), QFileInfo(dataFile(kNew)).absoluteFilePath());
+    ASSERT_TRUE(openAndWait(m_window, { dataFile(kBase) }));
+    EXPECT_EQ(panel->dialogStart(), QFileInfo(dataFile(kBase)).absolutePath());
 }
 
 TEST(CompareViewVerdict, DiffDockUsesTheRulesOfTheNoteMeasurementWhateverTheViewersWindow)

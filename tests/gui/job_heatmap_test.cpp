@@ -4,6 +4,9 @@
 #include "app/job/job_data.h"
 #include "app/job/job_overview_painter.h"
 
+#include <QImage>
+#include <QPainter>
+
 #include <gtest/gtest.h>
 
 using namespace gapscope;
@@ -99,6 +102,55 @@ TEST(JobHeatmap, OverviewRowsAndMarkersMapToRanksAndCollectives)
     // Colours: no data, idle and busy differ.
     EXPECT_NE(JobOverviewPainter::colourOf(-1.0f), JobOverviewPainter::colourOf(0.0f));
     EXPECT_NE(JobOverviewPainter::colourOf(0.0f), JobOverviewPainter::colourOf(1.0f));
+}
+
+TEST(JobHeatmap, OverviewHasALegendOfItsColours)
+{
+    std::vector<RankSummary> ranks { summaryRank(0, { 25, 25, 25, 25 }), summaryRank(1, { 0, 0, 0, 0 }) };
+    auto job = buildJobFromSummaries(std::move(ranks), {});
+    JobOverviewScene scene;
+    scene.job = job.get();
+    scene.axis = TimeAxis { 0, 100, 600.0 };
+    scene.timeLeft = 240;
+    scene.rect = QRect(0, 0, 840, JobOverviewPainter::preferredHeight(2));
+    // The legend takes its own strip under the two 16 px rows: the rows keep their height.
+    EXPECT_EQ(scene.rect.height(), 22 + 32 + JobOverviewPainter::kLegendHeight + 2);
+    EXPECT_DOUBLE_EQ(JobOverviewPainter::rowHeight(scene), 16.0);
+    const QRect legend = JobOverviewPainter::legendRect(scene);
+    EXPECT_GE(legend.top(), JobOverviewPainter::rowsRect(scene).bottom());
+    QImage image(scene.rect.size(), QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        JobOverviewPainter().paint(painter, scene);
+    }
+    // The ramp runs from the colour of an idle bin (0 %) to that of a busy one (100 %), through a half-busy one.
+    const QRect ramp = JobOverviewPainter::legendRampRect(scene);
+    ASSERT_TRUE(legend.contains(ramp));
+    const int y = ramp.center().y();
+    EXPECT_EQ(image.pixel(ramp.left(), y), JobOverviewPainter::colourOf(0.0f));
+    EXPECT_EQ(image.pixel(ramp.right(), y), JobOverviewPainter::colourOf(1.0f));
+    const int middle = ramp.width() / 2;
+    EXPECT_EQ(image.pixel(ramp.left() + middle, y),
+        JobOverviewPainter::colourOf(static_cast<float>(middle) / static_cast<float>(ramp.width() - 1)));
+    // Its labels are drawn: dark text left of the ramp ("0 %"), right of it ("100 %"), and in the label column
+    // (what the colour is: the GPU busy share per time bin).
+    const auto darkPixels = [&](const QRect& area) {
+        int count = 0;
+        for (int py = area.top(); py <= area.bottom(); ++py) {
+            for (int px = area.left(); px <= area.right(); ++px)
+                count += qGray(image.pixel(px, py)) < 120 ? 1 : 0;
+        }
+        return count;
+    };
+    EXPECT_GT(darkPixels(QRect(240, legend.top(), ramp.left() - 240, legend.height())), 10);
+    EXPECT_GT(darkPixels(QRect(ramp.right() + 2, legend.top(), 40, legend.height())), 10);
+    EXPECT_GT(darkPixels(QRect(0, legend.top(), 240, legend.height())), 40);
+    // And a swatch of the no-data grey after "100 %".
+    bool noData = false;
+    for (int px = ramp.right() + 1; px < scene.rect.width(); ++px)
+        noData = noData || image.pixel(px, y) == JobOverviewPainter::colourOf(-1.0f);
+    EXPECT_TRUE(noData);
 }
 
 } // namespace

@@ -14,6 +14,8 @@
 #include <QDragEnterEvent>
 #include <QFile>
 #include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
@@ -50,6 +52,37 @@ using test::openAndWait;
 int colorDistance(const QColor& a, const QColor& b)
 {
     return std::max({ std::abs(a.red() - b.red()), std::abs(a.green() - b.green()), std::abs(a.blue() - b.blue()) });
+}
+
+/// The File menu's action of that text ("Export &Image..."), or null.
+QAction* fileAction(app::MainWindow& window, const QString& text)
+{
+    for (QAction* menu : window.menuBar()->actions()) {
+        if (!menu->menu())
+            continue;
+        for (QAction* action : menu->menu()->actions()) {
+            if (action->text() == text)
+                return action;
+        }
+    }
+    return nullptr;
+}
+
+TEST(MainWindowTest, ExportAndCompareAreGreyedUntilATraceIsOpen)
+{
+    app::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    const QStringList names { QStringLiteral("Export &Image..."), QStringLiteral("&Compare With..."),
+        QStringLiteral("Compare With Runs &Folder...") };
+    for (const QString& name : names) {
+        QAction* action = fileAction(window, name);
+        ASSERT_NE(action, nullptr) << name.toStdString();
+        EXPECT_FALSE(action->isEnabled()) << name.toStdString() << " with no trace open";
+    }
+    ASSERT_TRUE(test::openAndWait(window, { test::dataFile(test::kResnet50Trace) }));
+    for (const QString& name : names)
+        EXPECT_TRUE(fileAction(window, name)->isEnabled()) << name.toStdString() << " with a trace open";
 }
 
 TEST(MainWindowTest, LongestGapSelectedFromTheGapsDockIsBandedWhereItLies)
