@@ -2,11 +2,14 @@
 #include "app/mainwindow/trace_loader.h"
 
 #include "core/experiment/runs_folder.h"
+#include "core/experiment/runs_manifest.h"
 #include "core/io/trace_file.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QPointer>
+
+#include <filesystem>
 
 namespace gapscope::app {
 
@@ -61,8 +64,14 @@ SideRuns runsOf(const QStringList& files, const AnalysisOptions& options, int fr
     auto folder = readRunsFolder(files.front().toStdString());
     if (!folder)
         return errorText(folder.error());
-    if (!folder->has_value())
+    if (!folder->has_value()) {
+        std::error_code isFolder;
+        if (std::filesystem::is_directory(files.front().toStdString(), isFolder))
+            return QStringLiteral("%1: a folder without %2 (not a folder of repeated runs); open its trace files, or "
+                                  "'gapscope job %1' for the ranks of a job")
+                .arg(files.front(), QString::fromUtf8(kRunsManifestName.data(), kRunsManifestName.size()));
         return std::optional<ComparedSideRuns> {};
+    }
     auto picked = pickShownRun(**folder, options, stop, [&](std::size_t run, std::size_t runs) {
         progress(from + static_cast<int>((to - from) * run / runs),
             QStringLiteral("Reading run %1 of %2 to find the median").arg(run + 1).arg(runs));

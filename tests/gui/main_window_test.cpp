@@ -321,3 +321,25 @@ TEST(MainWindowTest, ANewerLoadDropsTheOlderOne)
 }
 
 } // namespace
+
+TEST(MainWindowTest, AFolderWithoutARunsManifestSaysWhatItIsNotAndHowToOpenIt)
+{
+    app::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QTemporaryDir dir;
+    QFile file(dir.filePath(QStringLiteral("rank0.json")));
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"traceEvents": []})");
+    file.close();
+    QSignalSpy failed(&window, &app::MainWindow::loadFailed);
+    window.openFiles({ dir.path() });
+    ASSERT_TRUE(failed.wait(30'000));
+    // Main said "the file is empty" of the folder.
+    const QString error = window.loadStatus()->lastError();
+    EXPECT_TRUE(error.startsWith(dir.path() + QStringLiteral(": a folder without gapscope-runs.json")))
+        << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("'gapscope job ") + dir.path() + QStringLiteral("'")))
+        << error.toStdString();
+    EXPECT_EQ(window.trace(), nullptr);
+}
